@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace rope {
 namespace {
@@ -336,20 +338,15 @@ const std::vector<Agreement>& agreements() {
 
 class IdentifyAgrees : public ::testing::TestWithParam<Agreement> {};
 
-TEST_P(IdentifyAgrees, WithCheck) {
-  const Agreement& row = GetParam();
-  const auto it = variant_cases().find(row.name);
-  ASSERT_NE(it, variant_cases().end()) << row.name << " is not in " << kVariantDumps << "/manifest.json";
-  const Json& c = it->second;
+/// check (with --json) and identify (in words and with --json) on one manifest case; check's exit code asserted.
+Both check_and_identify(const Json& c) {
   std::vector<std::string> check_args = {"check", "--json"};
   for (const Json& a : c["args"]) check_args.push_back(a.get<std::string>());
   Both b;
   const auto checked = rope_cli(check_args);
   b.check_code = checked.code;
-  ASSERT_EQ(checked.code, c["exit"].get<int>()) << checked.err << checked.out;
-  b.check = Json::parse(checked.out);
-  const Json& matches = b.check["diagnosis"]["matches"];
-  EXPECT_EQ(matches.is_null() ? std::string() : matches.get<std::string>(), row.matches) << b.check["diagnosis"];
+  EXPECT_EQ(checked.code, c["exit"].get<int>()) << checked.err << checked.out;
+  if (checked.code <= 1) b.check = Json::parse(checked.out);
   std::vector<std::string> args = identify_arguments(c.contains("identify_args") ? c["identify_args"] : c["args"]);
   args.insert(args.begin(), "identify");
   const auto words = rope_cli(args);
@@ -359,6 +356,23 @@ TEST_P(IdentifyAgrees, WithCheck) {
   b.identify_code = identified.code;
   EXPECT_EQ(identified.code, words.code);
   if (identified.code <= 1) b.identify = Json::parse(identified.out);
+  return b;
+}
+
+/// The variant check's diagnosis names ("" where it passes or names none).
+std::string check_matches(const Both& b) {
+  const Json diagnosis = b.check.value("diagnosis", Json::object());
+  const Json matches = diagnosis.is_object() ? diagnosis.value("matches", Json()) : Json();
+  return matches.is_string() ? matches.get<std::string>() : std::string();
+}
+
+TEST_P(IdentifyAgrees, WithCheck) {
+  const Agreement& row = GetParam();
+  const auto it = variant_cases().find(row.name);
+  ASSERT_NE(it, variant_cases().end()) << row.name << " is not in " << kVariantDumps << "/manifest.json";
+  const Both b = check_and_identify(it->second);
+  ASSERT_EQ(b.check_code, it->second["exit"].get<int>());
+  EXPECT_EQ(check_matches(b), row.matches) << b.check.dump();
   row.says(b);
 }
 
@@ -371,6 +385,255 @@ TEST(IdentifyAgreesTable, HoldsEveryDumpOfTheGenerator) {
   std::set<std::string> table;
   for (const Agreement& a : agreements()) table.insert(a.name);
   for (const auto& [name, c] : variant_cases()) EXPECT_TRUE(table.count(name)) << name << ": no row in agreements()";
+}
+
+// Issue 67: the dumps of HunyuanVL's XD-RoPE (tests/reference/hunyuan_xdrope.py: HF's and Tencent's maps, text alone,
+// decode steps) and of FoPE (tests/reference/fope.py: vLLM's padding with sin 0 and its earlier one with sin 1, 16
+// query heads on 4 key-value heads, the keys, one shared matrix), written at build time beside the variant dumps.
+// identify names the map check names, with the pair where the maps part, and FoPE's padded pairs in check's words.
+
+const std::string kVariantDumps67 = kVariantDumps + "_67";
+
+/// The cases of one of issue 67's generators ("hunyuan_xdrope", "fope") by name.
+const std::map<std::string, Json>& cases_67(const std::string& generator) {
+  static std::map<std::string, std::map<std::string, Json>> all;
+  auto& cases = all[generator];
+  if (cases.empty()) {
+    std::ifstream in(kVariantDumps67 + "/" + generator + "/manifest.json");
+    const Json manifest = Json::parse(in);
+    for (const Json& c : manifest["cases"]) cases[c["name"].get<std::string>()] = c;
+  }
+  return cases;
+}
+
+struct Agreement67 {
+  const char* generator;
+  const char* name;
+  const char* matches;
+  std::function<void(const Both&)> says;
+};
+
+/// identify names XD-RoPE's map `map` ("hf", "tencent") with xdrope_section [16, 16, 16, 16], parting at pair 0
+/// (check's found pair where check names a map), and fits HunYuan's NTK-α base (10000·1000^(128/126)).
+std::function<void(const Both&)> xdrope_map(const char* map) {
+  return [map](const Both& b) {
+    EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+    const Json& x = b.identify["xdrope"];
+    EXPECT_EQ(x["map"], map) << b.identify_text;
+    EXPECT_EQ(x["sections"], Json::array({16, 16, 16, 16})) << b.identify_text;
+    EXPECT_EQ(x["parts_at"], 0) << b.identify_text;
+    if (!check_matches(b).empty()) EXPECT_EQ(x["parts_at"].get<double>(), b.found("pair")) << b.identify_text;
+    EXPECT_EQ(b.identify["layout"], "half") << b.identify_text;
+    EXPECT_PRED3(near_rel, b.base(), 10000.0 * std::pow(1000.0, 128.0 / 126.0), 1e-3) << b.identify_text;
+    EXPECT_THAT(b.identify_text, ::testing::HasSubstr(std::string(map) == "hf" ? "in HF's map" : "in Tencent's map"));
+  };
+}
+
+/// Text alone: four equal streams, no map named, and identify says why.
+void xdrope_text_alone(const Both& b) {
+  EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+  EXPECT_TRUE(b.identify["xdrope"]["map"].is_null()) << b.identify_text;
+  EXPECT_THAT(b.identify_text, ::testing::HasSubstr("cannot tell the maps apart"));
+}
+
+/// A decode step (one position, p): plain RoPE at HunYuan's NTK-α base, no streams.
+void decode_plain(const Both& b) {
+  EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+  EXPECT_FALSE(b.identify.contains("xdrope")) << b.identify_text;
+  EXPECT_PRED3(near_rel, b.base(), 10000.0 * std::pow(1000.0, 128.0 / 126.0), 1e-3) << b.identify_text;
+}
+
+/// FoPE with `kept` kept pairs, the rest padded with sin 0 (pass through) or sin 1 (check's fope-sin-padded-one, its
+/// found count and its sentence), `kv` key-value heads of `group` query heads each.
+std::function<void(const Both&)> fope(int kept, bool sin_one, long kv, long group) {
+  return [=](const Both& b) {
+    EXPECT_EQ(b.identify_code, sin_one ? 1 : 0) << b.identify_text;
+    const Json& f = b.identify["fope"];
+    EXPECT_EQ(f["kept"], kept) << b.identify_text;
+    EXPECT_EQ(f["padded"], 64 - kept) << b.identify_text;
+    EXPECT_EQ(f["padding"], sin_one ? "sin 1" : "sin 0") << b.identify_text;
+    EXPECT_EQ(f["kv_heads"], kv) << b.identify_text;
+    EXPECT_EQ(f["group_heads"], group) << b.identify_text;
+    EXPECT_EQ(b.identify["layout"], "half") << b.identify_text;
+    EXPECT_TRUE(b.identify["family"].is_null()) << b.identify_text;  // no θ per pair claimed
+    if (sin_one) {
+      EXPECT_EQ(f["padded"].get<double>(), b.found("padded")) << b.identify_text;
+      EXPECT_THAT(b.identify_text, ::testing::HasSubstr(b.check["diagnosis"]["message"].get<std::string>()));
+    }
+  };
+}
+
+const std::vector<Agreement67>& agreements_67() {
+  static const std::vector<Agreement67> rows = {
+      {"hunyuan_xdrope", "hf", "", xdrope_map("hf")},
+      {"hunyuan_xdrope", "hf_as_tencent", "xdrope-hf-map", xdrope_map("hf")},
+      {"hunyuan_xdrope", "hf_ratios_default", "", xdrope_map("hf")},
+      {"hunyuan_xdrope", "tencent", "", xdrope_map("tencent")},
+      {"hunyuan_xdrope", "tencent_as_hf", "xdrope-tencent-map", xdrope_map("tencent")},
+      {"hunyuan_xdrope", "tencent_as_default", "xdrope-tencent-map", xdrope_map("tencent")},
+      {"hunyuan_xdrope", "text_hf", "", xdrope_text_alone},
+      {"hunyuan_xdrope", "text_tencent", "", xdrope_text_alone},
+      {"hunyuan_xdrope", "decode_hf", "", decode_plain},
+      {"hunyuan_xdrope", "decode_tencent", "", decode_plain},
+      {"fope", "vllm_q", "", fope(45, false, 4, 4)},
+      {"fope", "vllm_k", "", fope(45, false, 4, 1)},
+      {"fope", "vllm_c215d1e_q", "fope-sin-padded-one", fope(45, true, 4, 4)},
+      {"fope", "vllm_c215d1e_k", "fope-sin-padded-one", fope(45, true, 4, 1)},
+      {"fope", "shared_q", "", fope(32, false, 1, 16)},
+  };
+  return rows;
+}
+
+class IdentifyAgrees67 : public ::testing::TestWithParam<Agreement67> {};
+
+TEST_P(IdentifyAgrees67, WithCheck) {
+  const Agreement67& row = GetParam();
+  const auto& cases = cases_67(row.generator);
+  const auto it = cases.find(row.name);
+  ASSERT_NE(it, cases.end()) << row.name << " is not in " << kVariantDumps67 << "/" << row.generator;
+  const Both b = check_and_identify(it->second);
+  ASSERT_EQ(b.check_code, it->second["exit"].get<int>());
+  EXPECT_EQ(check_matches(b), row.matches) << b.check.dump();
+  row.says(b);
+}
+
+INSTANTIATE_TEST_SUITE_P(Issue67Dumps, IdentifyAgrees67, ::testing::ValuesIn(agreements_67()),
+                         [](const ::testing::TestParamInfo<Agreement67>& info) {
+                           return test::case_name(std::string(info.param.generator) + "_" + info.param.name);
+                         });
+
+TEST(IdentifyAgreesTable, HoldsEveryDumpOfIssue67sGenerators) {
+  for (const char* generator : {"hunyuan_xdrope", "fope"}) {
+    std::set<std::string> table;
+    for (const Agreement67& a : agreements_67()) {
+      if (std::string(a.generator) == generator) table.insert(a.name);
+    }
+    for (const auto& [name, c] : cases_67(generator))
+      EXPECT_TRUE(table.count(name)) << generator << " " << name << ": no row in agreements_67()";
+  }
+}
+
+/// Golden rows of identify's text on issue 67's dumps, in both languages.
+struct Golden67 {
+  const char* name;
+  const char* generator;
+  const char* dump;
+  const char* lang;
+  std::vector<std::string> rows;
+};
+
+class IdentifyText67 : public ::testing::TestWithParam<Golden67> {};
+
+TEST_P(IdentifyText67, RowsInBothLanguages) {
+  const Golden67& g = GetParam();
+  const Json& c = cases_67(g.generator).at(g.dump);
+  std::vector<std::string> args = identify_arguments(c["args"]);
+  args.insert(args.begin(), "identify");
+  args.insert(args.end(), {"--lang", g.lang});
+  const auto r = rope_cli(args);
+  EXPECT_EQ(r.code, c["exit"].get<int>()) << r.err;
+  for (const std::string& row : g.rows) EXPECT_THAT(r.out, ::testing::HasSubstr(row + "\n"));
+}
+
+const std::vector<Golden67>& golden_67() {
+  static const std::vector<Golden67> rows = {
+      {"xdrope_hf_en",
+       "hunyuan_xdrope",
+       "hf",
+       "en",
+       {"  XD-RoPE             xdrope_section [16, 16, 16, 16] over the streams p, w, h, t in HF's map (each section "
+        "doubled: the two channels of a pair read two streams); Tencent's map parts from it at pair 0 "
+        "(docs/multi-axis.md (A11))"}},
+      {"xdrope_hf_zh",
+       "hunyuan_xdrope",
+       "hf",
+       "zh",
+       {"  XD-RoPE             xdrope_section [16, 16, 16, 16] 按 HF 的映射分配到位置流 p、w、h、t（每段加倍：一对的两个"
+        "通道读取两路位置流）；腾讯的映射从第 0 对起与之分开（docs/multi-axis.md (A11)）"}},
+      {"xdrope_tencent_en",
+       "hunyuan_xdrope",
+       "tencent",
+       "en",
+       {"  XD-RoPE             xdrope_section [16, 16, 16, 16] over the streams p, w, h, t in Tencent's map (the list "
+        "repeated: both channels of a pair on one stream, as mlx-vlm too); HF's map parts from it at pair 0 "
+        "(docs/multi-axis.md (A11))"}},
+      {"xdrope_tencent_zh",
+       "hunyuan_xdrope",
+       "tencent",
+       "zh",
+       {"  XD-RoPE             xdrope_section [16, 16, 16, 16] 按腾讯的映射分配到位置流 p、w、h、t（列表重复：一对的两个"
+        "通道读同一路位置流，mlx-vlm 也是如此）；HF 的映射从第 0 对起与之分开（docs/multi-axis.md (A11)）"}},
+      {"xdrope_text_en",
+       "hunyuan_xdrope",
+       "text_hf",
+       "en",
+       {"  XD-RoPE             four streams p, w, h, t: the map is undetermined (see the note)",
+        "note: the four streams p, w, h, t are equal wherever the dump turns (text alone): HF's XD-RoPE map and "
+        "Tencent's turn such tokens alike, so the positions cannot tell the maps apart; an image's tokens can"}},
+      {"xdrope_text_zh",
+       "hunyuan_xdrope",
+       "text_hf",
+       "zh",
+       {"  XD-RoPE             四路位置流 p、w、h、t：映射无法确定（见注释）",
+        "注：在转储旋转的地方，四路位置流 p、w、h、t 都相等（只有文本）：HF 的 XD-RoPE 映射和腾讯的映射对这样的词元转得"
+        "一样，所以这些位置分不出两种映射；图像的词元可以"}},
+      {"fope_sin_one_en",
+       "fope",
+       "vllm_c215d1e_q",
+       "en",
+       {"  FoPE                45 kept pairs (0 … 44), each turned and scaled by a cos′ and sin′ that are not those of "
+        "one angle (norms ×0.00359 … ×2.465); 19 padded pairs (45 … 63) turned into √2·R(π/4) (sin 1 as well as cos "
+        "1: see the note)",
+        "  heads               4 key-value heads: the 16 query heads share cos′ and sin′ in GQA groups of 4 consecutive "
+        "heads",
+        "note: FoPE's coefficients (cos_coef and sin_coef, [key-value heads, K, K], checkpoint weights) are not "
+        "measured from a dump: rope check --coefficients FILE compares it with them"}},
+      {"fope_sin_one_zh",
+       "fope",
+       "vllm_c215d1e_q",
+       "zh",
+       {"  FoPE                保留 45 个维度对（0 … 44），每对都被一组并非同一个角的 cos′ 和 sin′ 旋转并缩放（范数 "
+        "×0.00359 … ×2.465）；19 个填充维度对（45 … 63）成为 √2·R(π/4)（cos 取 1 的同时 sin 也取 1：见注释）",
+        "  头                  4 个键值头：16 个查询头按 GQA 分组，每组 4 个相邻的头共用 cos′ 和 sin′"}},
+      {"fope_keys_en",
+       "fope",
+       "vllm_k",
+       "en",
+       {"  FoPE                45 kept pairs (0 … 44), each turned and scaled by a cos′ and sin′ that are not those of "
+        "one angle (norms ×0.00359 … ×2.465); 19 padded pairs (45 … 63) pass through unrotated (cos 1, sin 0)",
+        "  heads               each of the 4 heads has its own cos′ and sin′: a key-value head each (a key dump, or no "
+        "GQA)",
+        "note: FoPE keeps the pairs whose θ_i = b^(−2i/128) exceeds 2π / max_position_embeddings (F1): 45 kept pairs "
+        "mean 2π·b^(88/128) < max_position_embeddings ≤ 2π·b^(90/128) for the model's base b, or num_inv_freq 45 "
+        "(rope inspect --config names the model's K)"}},
+      {"fope_shared_zh",
+       "fope",
+       "shared_q",
+       "zh",
+       {"  头                  全部 16 个头的 cos′ 和 sin′ 都相同：只有一个键值头，或所有头共用一个系数矩阵（fope_sep_head "
+        "为 false）"}},
+  };
+  return rows;
+}
+
+INSTANTIATE_TEST_SUITE_P(Issue67Text, IdentifyText67, ::testing::ValuesIn(golden_67()),
+                         [](const ::testing::TestParamInfo<Golden67>& info) { return std::string(info.param.name); });
+
+class IdentifyFigure67 : public test::TempDirTest {};
+
+TEST_F(IdentifyFigure67, FopeDrawsNoThetaAndXdropeDrawsItsFit) {
+  // FoPE's pairs turn by no one angle: no θ_j to draw, the exit check's; HF's XD-RoPE map: θ_j from the channels.
+  for (const auto& [generator, name] :
+       {std::pair<const char*, const char*>{"fope", "vllm_c215d1e_k"}, {"hunyuan_xdrope", "hf"}}) {
+    const Json& c = cases_67(generator).at(name);
+    std::vector<std::string> args = identify_arguments(c["args"]);
+    args.insert(args.begin(), "identify");
+    const std::string png = path(std::string(name) + ".png");
+    args.insert(args.end(), {"--png", png});
+    const auto r = rope_cli(args);
+    EXPECT_EQ(r.code, c["exit"].get<int>()) << r.err;
+    EXPECT_EQ(std::filesystem::exists(png), std::string(generator) == "hunyuan_xdrope") << r.out << r.err;
+  }
 }
 
 }  // namespace

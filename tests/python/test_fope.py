@@ -57,3 +57,22 @@ def test_refused_without_coefficients(fope_dumps):
     with pytest.raises(ValueError, match="give the checkpoint with coefficients FILE"):
         rope.check(np.load(d / "q.npy"), np.load(d / "q_rope.npy"), fope_positions(out),
                    rope.Spec(str(out / "checkpoint" / "config.json")))
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_identify_recognises_fope_without_the_coefficients(fope_dumps, index):
+    """rope.identify names FoPE from the dumps alone (docs/multi-axis.md §7): the kept and padded pairs, the padding
+    (sin 1: check's fope-sin-padded-one in its words), the key-value heads; no θ_j fitted."""
+    out, manifest = fope_dumps
+    case = manifest["cases"][index]
+    d = out / case["dir"]
+    t = case["tensor"]
+    x, y = np.load(d / f"{t}.npy"), np.load(d / f"{t}_rope.npy")
+    result = rope.identify(x, y, fope_positions(out))
+    fope = result["fope"]
+    assert fope["kept"] + fope["padded"] == 64 and fope["padding"] == ("sin 1" if case["variant"] else "sin 0")
+    assert fope["kv_heads"] == case["kv_heads"] and fope["group_heads"] == x.shape[1] // case["kv_heads"]
+    assert result["family"] is None and result["theta"] == []
+    if case["variant"]:
+        assert fope["padded"] == case["padded"]
+        assert result["notes"][0].startswith(f"matches FoPE with its {case['padded']} padded pairs")

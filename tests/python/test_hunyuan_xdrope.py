@@ -52,3 +52,20 @@ def test_each_dump_passes_with_its_map_and_names_the_other(dumps, index):
         diagnosis = report.data["diagnosis"]
         assert diagnosis["matches"] == case["variant"] and diagnosis["found"]["pair"] == case["pair"], diagnosis
         assert f"part at pair {case['pair']}" in report.diagnosis
+
+
+@pytest.mark.parametrize("name, expected", [("hf", "hf"), ("tencent", "tencent"), ("text_hf", None)])
+def test_identify_names_the_map_without_the_config(dumps, name, expected):
+    """rope.identify with the four streams [4, seq] names the dump's map, its sections and the pair where the maps part
+    (rope check's found pair); text alone names none."""
+    out, manifest = dumps
+    case = next(c for c in manifest["cases"] if c["name"] == name)
+    d = out / case["dir"]
+    result = rope.identify(np.load(d / "q.npy"), np.load(d / "q_rope.npy"),
+                           positions_of(out, case.get("positions", "positions.csv")))
+    xdrope = result["xdrope"]
+    assert xdrope["map"] == expected, result["notes"]
+    if expected:
+        assert xdrope["sections"] == [16, 16, 16, 16] and xdrope["parts_at"] == 0
+    else:
+        assert any("cannot tell the maps apart" in n for n in result["notes"])

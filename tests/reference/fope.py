@@ -29,8 +29,10 @@ max_position_embeddings 262144 (Intern-S1-Pro's text_config): K = 45 kept, 19 pa
 coefficients [4, 45, 45] (identity plus N(0, 0.5²/K)), written as a sharded checkpoint (cos_coef and sin_coef in two
 shards and model.safetensors.index.json). A third case keeps num_inv_freq 32 with one shared matrix [1, 32, 32] in a
 single .safetensors. Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT_DIR/positions.txt, the configs, the
-coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit and the variant named.
+coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit, the variant named, the
+key-value heads whose cos and sin differ, and rope check's arguments.
 Usage: fope.py OUT_DIR
+       fope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
 """
 import json
 import math
@@ -193,10 +195,35 @@ def main():
     np.save(os.path.join(d, "q_rope.npy"), vllm_forward(q, cos, sin))
     cases.append(dict(name="shared_q", dir="shared", tensor="q", config="shared.json",
                       coefficients="shared.safetensors", exit=0, variant=None, padded=None))
+    for case in cases:  # rope check's arguments (tests/cli/test_cmd_identify_agrees.cpp runs identify beside it)
+        d, t = os.path.join(out, case["dir"]), case["tensor"]
+        case["args"] = ["--config", os.path.join(out, case["config"]), "--coefficients",
+                        os.path.join(out, case["coefficients"]), "--before", os.path.join(d, f"{t}.npy"), "--after",
+                        os.path.join(d, f"{t}_rope.npy"), "--positions", "@" + os.path.join(out, "positions.txt"),
+                        "--angles", "float32"]
+        case["kv_heads"] = N_KV if case["config"] != "shared.json" else 1
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(dict(cases=cases, kept=kept, padded=D // 2 - kept), f)
     print(f"{len(cases)} cases in {out}: K = {kept} kept, {D // 2 - kept} padded pairs")
 
 
+def write_examples(out):
+    """The example of docs/check.md (rope identify names FoPE and its padding with sin 1): OUT/fope_k.npy and
+    fope_k_rope.npy, the keys [13, 4, 128] of Intern-S1-Pro's FoPE (K 45) with random coefficients as vLLM's fope.py @
+    c215d1e62d computes them (sin padded with 1), at the positions of OUT/fope_positions.txt."""
+    rng = np.random.default_rng(67_10)
+    inv = kept_inv_freq(D, BASE, L, None)
+    cos_coef, sin_coef = coefficients(rng, N_KV, inv.shape[0]), coefficients(rng, N_KV, inv.shape[0])
+    k = rng.standard_normal((len(POSITIONS), N_KV, D)).astype(F32)
+    cos, sin = vllm_tables(POSITIONS, inv, cos_coef, sin_coef, True, D, 1)
+    np.save(os.path.join(out, "fope_k.npy"), k)
+    np.save(os.path.join(out, "fope_k_rope.npy"), vllm_forward(k, cos, sin))
+    with open(os.path.join(out, "fope_positions.txt"), "w") as f:
+        f.write("".join(f"{p}\n" for p in POSITIONS))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--examples"]:  # fope.py --examples data/dumps
+        write_examples(sys.argv[2])
+    else:
+        main()

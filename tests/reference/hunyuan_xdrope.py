@@ -25,8 +25,10 @@ The dumps: q [38 tokens, 2 heads, 128] float32, xdrope_section [16, 16, 16, 16],
 an image token at index 3, an image of grid (1, 8, 12) (merge 2: 4 rows of 6 + 1 tokens) from index 5, text. Writes
 OUT_DIR/<case>/{q,q_rope}.npy, OUT_DIR/positions.csv (rows p,w,h,t, no header), OUT_DIR/decode_positions.csv,
 OUT_DIR/hunyuan_vl.json and hunyuan_vl_ratios.json (the configs) and OUT_DIR/manifest.json: each case's config,
-map, expected exit and the variant the diagnosis names with its pair.
+map, expected exit, the variant the diagnosis names with its pair, and rope check's arguments. A text-only case (16
+tokens, p = w = h = t = the index, OUT_DIR/text_positions.csv) is the same dump in both maps.
 Usage: hunyuan_xdrope.py OUT_DIR
+       hunyuan_xdrope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
 """
 import json
 import os
@@ -171,6 +173,20 @@ def main():
                          variant=None, pair=None))
     manifest.append(dict(name="tencent_as_default", dir="tencent", config="hunyuan_vl.json", map=None, exit=1,
                          variant="xdrope-tencent-map", pair=0))
+    # Text alone (p = w = h = t = the index): both maps turn every pair by one angle, the same one.
+    q = rng.standard_normal((16, 2, D)).astype(F32)
+    text4 = np.stack([np.arange(16)] * 4)
+    y = hf_rotate(q, text4, SECTIONS)
+    assert np.abs(y - tencent_rotate(q, text4, SECTIONS)).max() < 1e-5
+    with open(os.path.join(out, "text_positions.csv"), "w") as f:
+        f.write("".join(f"{i},{i},{i},{i}\n" for i in range(16)))
+    d = os.path.join(out, "text")
+    os.makedirs(d, exist_ok=True)
+    np.save(os.path.join(d, "q.npy"), q)
+    np.save(os.path.join(d, "q_rope.npy"), y)
+    for m in ("hf", "tencent"):
+        manifest.append(dict(name=f"text_{m}", dir="text", config="hunyuan_vl.json", map=m, exit=0, variant=None,
+                             pair=None, positions="text_positions.csv"))
     q = rng.standard_normal((4, 2, D)).astype(F32)
     d = os.path.join(out, "decode")
     os.makedirs(d, exist_ok=True)
@@ -179,10 +195,31 @@ def main():
     for m in ("hf", "tencent"):
         manifest.append(dict(name=f"decode_{m}", dir="decode", config="hunyuan_vl.json", map=m, exit=0, variant=None,
                              pair=None, positions="decode_positions.csv"))
+    for case in manifest:  # rope check's arguments (tests/cli/test_cmd_identify_agrees.cpp runs identify beside it)
+        d = os.path.join(out, case["dir"])
+        case["args"] = ["--config", os.path.join(out, case["config"]), "--before", os.path.join(d, "q.npy"),
+                        "--after", os.path.join(d, "q_rope.npy"), "--axis-positions",
+                        os.path.join(out, case.get("positions", "positions.csv")), "--angles", "float32"]
+        case["args"] += ["--xdrope-map", case["map"]] if case["map"] else []
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(dict(cases=manifest, example=two_token_example()), f, indent=1)
     print(f"{len(manifest)} cases in {out}")
 
 
+def write_examples(out):
+    """The example of docs/check.md (rope identify names HF's map): OUT/xdrope_q.npy, xdrope_q_rope.npy (HF's code,
+    the dump above's tokens, 2 heads) and xdrope_positions.csv (rows p,w,h,t)."""
+    tokens = [11, 12, 13, IMAGE_TOKEN, 120118] + [0] * 28 + [120119, 14, 15, 16, 17]
+    pos4 = xdrope_positions(tokens, [(1, 8, 12)])
+    q = np.random.default_rng(67_20).standard_normal((38, 2, D)).astype(F32)
+    np.save(os.path.join(out, "xdrope_q.npy"), q)
+    np.save(os.path.join(out, "xdrope_q_rope.npy"), hf_rotate(q, pos4, SECTIONS))
+    with open(os.path.join(out, "xdrope_positions.csv"), "w") as f:
+        f.write("".join(f"{p},{w},{h},{t}\n" for p, w, h, t in pos4.T))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--examples"]:  # hunyuan_xdrope.py --examples data/dumps
+        write_examples(sys.argv[2])
+    else:
+        main()

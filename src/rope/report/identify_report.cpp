@@ -97,6 +97,55 @@ std::string sections_text(const Identification::Axes& axes, const Text& t) {
               order_name(*axes.order, t.lang()), axis_rule(*axes.order));
 }
 
+/// HunyuanVL's XD-RoPE map the channels' streams follow (docs/multi-axis.md (A11)).
+std::string xdrope_text(const Identification::Xdrope& x, const Text& t) {
+  if (!x.map) return t.tr("four streams p, w, h, t: the map is undetermined (see the note)");
+  const std::string list = fmt::format("{}", fmt::join(x.sections, ", "));
+  return *x.map == SectionOrder::XdropeHf
+             ? t.tr(
+                   "xdrope_section [{0}] over the streams p, w, h, t in HF's map (each section doubled: the two "
+                   "channels of a pair read two streams); Tencent's map parts from it at pair {1} "
+                   "(docs/multi-axis.md (A11))",
+                   list, x.parts_at)
+             : t.tr(
+                   "xdrope_section [{0}] over the streams p, w, h, t in Tencent's map (the list repeated: both "
+                   "channels of a pair on one stream, as mlx-vlm too); HF's map parts from it at pair {1} "
+                   "(docs/multi-axis.md (A11))",
+                   list, x.parts_at);
+}
+
+/// FoPE's kept and padded pairs (docs/multi-axis.md (F1)–(F4)).
+std::string fope_text(const Identification::Fope& f, int d, const Text& t) {
+  const std::string low = fmt::format("{:.4g}", f.norm_min), high = fmt::format("{:.4g}", f.norm_max);
+  return f.sin_padded_one
+             ? t.tr(
+                   "{0} kept pairs (0 … {1}), each turned and scaled by a cos′ and sin′ that are not those of one "
+                   "angle (norms ×{2} … ×{3}); {4} padded pairs ({5} … {6}) turned into √2·R(π/4) (sin 1 as well as "
+                   "cos 1: see the note)",
+                   f.kept, f.kept - 1, low, high, f.padded, f.kept, d / 2 - 1)
+             : t.tr(
+                   "{0} kept pairs (0 … {1}), each turned and scaled by a cos′ and sin′ that are not those of one "
+                   "angle (norms ×{2} … ×{3}); {4} padded pairs ({5} … {6}) pass through unrotated (cos 1, sin 0)",
+                   f.kept, f.kept - 1, low, high, f.padded, f.kept, d / 2 - 1);
+}
+
+/// The heads that share FoPE's cos′ and sin′: GQA's groups on their key-value heads (F4).
+std::string fope_heads_text(const Identification::Fope& f, long heads, const Text& t) {
+  if (heads < 2) return t.tr("one head: the dump cannot show which heads share cos′ and sin′");
+  if (f.group_heads == heads) {
+    return t.tr(
+        "every one of the {0} heads has the same cos′ and sin′: one key-value head, or one coefficient matrix "
+        "shared by all (fope_sep_head false)",
+        heads);
+  }
+  if (f.group_heads == 1) {
+    return t.tr("each of the {0} heads has its own cos′ and sin′: a key-value head each (a key dump, or no GQA)",
+                heads);
+  }
+  return t.tr("{0} key-value heads: the {1} query heads share cos′ and sin′ in GQA groups of {2} consecutive heads",
+              f.kv_heads, heads, f.group_heads);
+}
+
 Value fit_value(const FamilyFit& f) {
   Value v;
   v["family"] = to_string(f.family);
@@ -179,6 +228,23 @@ Value identify_value(const IdentifyRun& run) {
     v["base"] = id.vision->base;
     v["residual"] = id.vision->residual;
   }
+  if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow
+    Value& x = j["xdrope"];
+    x["channel_stream"] = id.xdrope->channel_stream;
+    x["map"] = !id.xdrope->map ? Value() : *id.xdrope->map == SectionOrder::XdropeHf ? Value("hf") : Value("tencent");
+    x["sections"] = id.xdrope->map ? Value(id.xdrope->sections) : Value();
+    x["parts_at"] = id.xdrope->map && id.xdrope->parts_at >= 0 ? Value(id.xdrope->parts_at) : Value();
+  }
+  if (id.fope) {  // FoPE's signature: kept and padded pairs, the padding, the heads that share cos′ and sin′
+    Value& f = j["fope"];
+    f["kept"] = id.fope->kept;
+    f["padded"] = id.fope->padded;
+    f["padding"] = id.fope->sin_padded_one ? "sin 1" : "sin 0";
+    f["kv_heads"] = id.fope->kv_heads;
+    f["group_heads"] = id.fope->group_heads;
+    f["norm_min"] = id.fope->norm_min;
+    f["norm_max"] = id.fope->norm_max;
+  }
   if (id.axes) {
     Value& m = j["mrope"];
     m["pair_axis"] = id.axes->pair_axis;
@@ -257,14 +323,24 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     row(t.tr("pair layout"), t.tr("mixed: {0} on most heads, another pairing on heads {1} (see the note)",
                                   layout_text(id, t), check_number_list(id.heads_paired_otherwise)));
   }
-  if (!id.pairs.empty()) {
-    row(t.tr("attention factor"), t.tr("{0} (pair norms kept within {1})", at_digits(id.attention_factor),
-                                       fmt::format("{:.2g}", id.norm_residual)));
+  if (id.fope) {  // no θ per pair: FoPE's cos′ and sin′ are sums over the kept frequencies (F2)
+    row("FoPE", fope_text(*id.fope, id.d, t));
+    row(t.tr("heads"), fope_heads_text(*id.fope, run.dumps.after.heads, t));
+  } else if (!id.pairs.empty()) {
+    // HF's XD-RoPE map keeps no norm where a pair's two streams differ: no attention factor to read from them.
+    if (!id.xdrope || id.xdrope->map != SectionOrder::XdropeHf) {
+      row(t.tr("attention factor"), t.tr("{0} (pair norms kept within {1})", at_digits(id.attention_factor),
+                                         fmt::format("{:.2g}", id.norm_residual)));
+    }
     if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
       row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",
                                id.vision->kind, id.vision->equation, g6(id.vision->base)));
     } else {
-      if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
+      if (id.xdrope) {
+        row("XD-RoPE", xdrope_text(*id.xdrope, t));
+      } else if (id.axes) {
+        row("M-RoPE", sections_text(*id.axes, t));
+      }
       row(t.tr("family"), family_text(id.fit, t));
     }
     // The family is the simplest fit within the noise of the smallest residual (analysis/identify/identify.cpp): the

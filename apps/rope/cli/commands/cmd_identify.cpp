@@ -28,7 +28,8 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const IdentifyRun run = rope::run_identify({opt.dumps, opt.dtype});
   emit_report(out, run, {opt.json, opt.figure.lang, opt.digits}, [&] {
-    if (opt.figure.wanted() && !run.id.pairs.empty()) draw(identify_figure(opt.figure, run.id), opt.figure);
+    // θ_j measured, to draw against the family (none for FoPE, whose pairs turn by no one angle)
+    if (opt.figure.wanted() && run.id.theta.size() > 0) draw(identify_figure(opt.figure, run.id), opt.figure);
   });
   // The dump's positions are not the ones given, or its rotation is reversed: exit 1, as a failed check.
   return run.failed() ? kVerifyFailed : kOk;

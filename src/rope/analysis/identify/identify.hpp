@@ -27,6 +27,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <complex>
 #include <functional>
 #include <optional>
@@ -129,6 +130,26 @@ struct Identification {
     Eigen::VectorXd theta;  ///< the fitted θ_j
   };
   std::optional<VisionMatch> vision;
+  /// HunyuanVL's XD-RoPE (four position streams p, w, h, t, docs/multi-axis.md (A11)): the stream each channel turns
+  /// by, measured channel by channel, and the map those streams follow.
+  struct Xdrope {
+    std::vector<int> channel_stream;  ///< per channel: 0 p, 1 w, 2 h, 3 t; −1 where the positions cannot tell
+    std::vector<int> sections;        ///< xdrope_section, the pairs per stream; empty unless a map is named
+    std::optional<SectionOrder> map;  ///< XdropeHf (the doubled sections) or XdropeTencent (the list repeated)
+    int parts_at = -1;                ///< the first pair where the other map reads another stream (check's `pair`)
+  };
+  std::optional<Xdrope> xdrope;
+  /// FoPE (Fourier Position Embedding, docs/multi-axis.md §7 (F1)–(F4)): pairs 0 … kept − 1 scaled rotations whose cos
+  /// and sin are not those of one angle, the others padded; found from the dumps alone, without the coefficients.
+  struct Fope {
+    int kept = 0;                 ///< K: the pairs whose cos and sin are the coefficients' sums (F2)
+    int padded = 0;               ///< d/2 − K: the pairs padded with cos 1 (F3)
+    bool sin_padded_one = false;  ///< the padded pairs are √2·R(π/4) (sin 1 too), not passed through (sin 0)
+    long kv_heads = 1;            ///< the groups of heads that share cos′ and sin′ (per batch row)
+    long group_heads = 1;         ///< the query heads of one key-value head (heads / kv_heads), as GQA groups them
+    double norm_min = 1, norm_max = 1;  ///< the kept pairs' √(cos′² + sin′²) over the positions and heads
+  };
+  std::optional<Fope> fope;
 };
 using VisionMatch = Identification::VisionMatch;
 
@@ -208,7 +229,34 @@ void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& afte
 /// Steps 1–3 and 5 around step 4 (`measure`), for identify_rope's two forms; `moving` marks the indices
 /// whose position is not 0.
 Identification identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving,
-                             const std::function<void(Identification&)>& measure);
+                             const std::function<void(Identification&)>& measure,
+                             const std::vector<std::pair<int, int>>* assumed_pairs = nullptr);
+
+/// One pair's (or channel's) θ at the positions m of one axis (identify_axes.cpp): the periodogram's peak over the
+/// positions of smallest |m|, then least squares through the origin; `residual` the RMS of φ − θ·m over the indices
+/// at m ≠ 0, `misfit` the same counting the indices at position 0 too (a phasor that turned there does not fit: an
+/// image's t = 0 must not fit every pair), by which the axes are compared.
+struct AxisFit {
+  double theta = 0, residual = INFINITY, sigma = INFINITY, misfit = INFINITY;
+  double peak = 0;  ///< the periodogram's θ, before least squares: it does not depend on an offset of the positions
+};
+AxisFit fit_axis(const std::vector<double>& m, const std::vector<std::complex<double>>& u);
+
+/// The axis of a pair (or channel) is known when its best axis leaves an angle residual this many times smaller than
+/// any other.
+inline constexpr double kAxisMargin = 4;
+
+/// HunyuanVL's XD-RoPE (identify_xdrope.cpp), for four position components: with the half pairs found, the stream of
+/// every channel and the map they follow (id.xdrope); when no pairing keeps the norms, the half pairs assumed and
+/// measured channel by channel, taken when their streams follow HF's map (each section doubled: a pair's two
+/// channels may read two streams, no rotation).
+void identify_xdrope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                     const std::vector<bool>& moving, Identification& id);
+
+/// FoPE's signature (identify_fope.cpp) in a dump whose pairs are no rotation: the half pairs, a tail of pairs padded
+/// (passed through, or √2·R(π/4)), the others each multiplied by a complex cos′ + i·sin′ whose norm is not 1, shared
+/// by the heads of one key-value head. nullopt when the dump does not show it.
+std::optional<Identification> identify_fope(const DumpVectors& before, const DumpVectors& after);
 
 /// Largest position offset or jump identify searches for.
 inline constexpr long kMaxPositionOffset = 1L << 16;

@@ -13,20 +13,10 @@
 
 namespace rope {
 namespace {
-
 using Complex = std::complex<double>;
+}  // namespace
 
-/// The axis of a pair is known when its best axis leaves an angle residual this many times smaller than any other.
-constexpr double kAxisMargin = 4;
-
-struct AxisFit {
-  double theta = 0, residual = INFINITY, sigma = INFINITY;
-  double peak = 0;  ///< the periodogram's θ, before least squares: it does not depend on an offset of the positions
-};
-
-/// θ of one pair at positions m (one per sequence index): the periodogram's peak over the positions of smallest |m|,
-/// then least squares through the origin, each phase unwrapped in order of |m| to the branch nearest the fit so far.
-AxisFit fit_axis(const std::vector<double>& m, const std::vector<Complex>& u) {
+detail::AxisFit detail::fit_axis(const std::vector<double>& m, const std::vector<Complex>& u) {
   std::vector<std::size_t> order(m.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
@@ -42,25 +32,30 @@ AxisFit fit_axis(const std::vector<double>& m, const std::vector<Complex>& u) {
   const double peak = theta;
   double smp = 0, smm = 0;
   std::vector<std::pair<double, double>> points;
+  double at_zero = 0;  // Σ φ² of the indices at position 0: the pair should not have turned there
+  long zeros = 0;
   for (const std::size_t s : order) {
-    if (m[s] == 0 || u[s] == 0.0) continue;
+    if (u[s] == 0.0) continue;
+    if (m[s] == 0) {
+      at_zero += std::arg(u[s]) * std::arg(u[s]), ++zeros;
+      continue;
+    }
     double phi = std::arg(u[s]);
     phi += kTwoPi * std::round((theta * m[s] - phi) / kTwoPi);
     smp += m[s] * phi, smm += m[s] * m[s];
     theta = smp / smm;
     points.emplace_back(m[s], phi);
   }
-  AxisFit f;
+  detail::AxisFit f;
   f.theta = theta, f.peak = peak;
   if (points.empty()) return f;  // this axis never moves: it cannot be the pair's
   double rss = 0;
   for (const auto& [x, phi] : points) rss += (phi - theta * x) * (phi - theta * x);
   f.residual = std::sqrt(rss / static_cast<double>(points.size()));
   f.sigma = f.residual / std::sqrt(smm);
+  f.misfit = std::sqrt((rss + at_zero) / static_cast<double>(points.size() + static_cast<std::size_t>(zeros)));
   return f;
 }
-
-}  // namespace
 
 void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after,
                                       const std::vector<AxisPosition>& positions, Identification& id) {
@@ -90,17 +85,18 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
     }
     for (int j = 0; j < n; ++j) {
       const std::vector<Complex>& z = u[static_cast<std::size_t>(j)];
-      std::vector<AxisFit> fits;
-      for (int a = 0; a < components; ++a) fits.push_back(fit_axis(m[static_cast<std::size_t>(a)], z));
+      std::vector<detail::AxisFit> fits;
+      for (int a = 0; a < components; ++a) fits.push_back(detail::fit_axis(m[static_cast<std::size_t>(a)], z));
       int best = 0;
       for (int a = 1; a < components; ++a) {
-        if (fits[static_cast<std::size_t>(a)].residual < fits[static_cast<std::size_t>(best)].residual) best = a;
+        if (fits[static_cast<std::size_t>(a)].misfit < fits[static_cast<std::size_t>(best)].misfit) best = a;
       }
-      const AxisFit& f = fits[static_cast<std::size_t>(best)];
+      const detail::AxisFit& f = fits[static_cast<std::size_t>(best)];
       // Axes whose positions are equal wherever the pair moves fit alike: then the positions cannot tell them apart.
-      bool clear = std::isfinite(f.residual);
+      bool clear = std::isfinite(f.misfit);
       for (int a = 0; a < components; ++a) {
-        if (a != best && !(fits[static_cast<std::size_t>(a)].residual > kAxisMargin * f.residual + 1e-9)) clear = false;
+        if (a != best && !(fits[static_cast<std::size_t>(a)].misfit > detail::kAxisMargin * f.misfit + 1e-9))
+          clear = false;
       }
       if (clear) {
         axes.pair_axis[static_cast<std::size_t>(j)] = best;

@@ -154,6 +154,9 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
       detail::find_group_offsets(before, out, id);  // heads turned at positions of their own
     });
   };
+  // FoPE's signature (identify_fope.cpp): the padded pairs at the end of the head, the others scaled rotations whose
+  // norms are not one number, shared by the heads of a key-value head; no rotation of pairs to measure then.
+  if (std::optional<Identification> fope = detail::identify_fope(before, after)) return std::move(*fope);
   Identification id = identify_as(after);
   if (id.layout != PairLayout::None || after.d < 4 || after.d % 2 != 0) return id;
   // No pairing keeps norms in place: the output may be de-interleaved, pair j read at (2j, 2j + 1) and written at
@@ -183,12 +186,15 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     detail::measure_axis_frequencies(before, after, positions, id);
   });
   if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
+  // Four streams: HunyuanVL's XD-RoPE (p, w, h, t), HF's map or Tencent's.
+  if (!positions.empty() && positions.front().count == 4) detail::identify_xdrope(before, after, positions, moving, id);
   return id;
 }
 
 Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after,
                                      const std::vector<bool>& moving_at,
-                                     const std::function<void(Identification&)>& measure) {
+                                     const std::function<void(Identification&)>& measure,
+                                     const std::vector<std::pair<int, int>>* assumed_pairs) {
   Identification id;
   const int d = before.d;
   if (d > kMaxIdentifyDim) {
@@ -295,6 +301,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
       if (others.empty()) id.group_pairs.clear();  // every head alike after all
     }
   }
+  if (id.pairs.empty() && assumed_pairs) id.pairs = *assumed_pairs;  // a map known to break norms (HF's XD-RoPE)
   if (id.pairs.empty()) {
     id.layout = PairLayout::None;
     // The pairing is sought as one turn per sequence index; whether the pairs of a layout keep their norms is a

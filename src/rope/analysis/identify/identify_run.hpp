@@ -54,7 +54,11 @@ struct IdentifyRun {
   }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
-  bool failed() const { return positions_differ() || id.reversed || !id.heads_paired_otherwise.empty(); }
+  /// FoPE's padded pairs turned into √2·R(π/4) (rope check's fope-sin-padded-one) fail too.
+  bool failed() const {
+    return positions_differ() || id.reversed || !id.heads_paired_otherwise.empty() ||
+           (id.fope && id.fope->sin_padded_one);
+  }
 };
 
 /// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies. @throws
