@@ -123,6 +123,12 @@ struct Prepared {
   LayerTypeTrial trial;
 };
 
+/// A Spec of a model with FoPE (models/fope.hpp) in a function that computes rotations by m·θ_i (reference,
+/// spectrum): refused with the library's one sentence, as every command of the command line refuses it.
+void refuse_fope_rotations(const Spec& spec) {
+  if (spec.rope.spec.fope) throw InvalidArgument(fope_refusal(spec.rope.spec.name));
+}
+
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
                  const std::string& angles, std::optional<double> shift = std::nullopt,
@@ -340,6 +346,7 @@ void bind_check(py::module_& m) {
       "reference",
       [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes,
          const py::object& patches) {
+        refuse_fope_rotations(spec);
         const TensorData t = read_array(x, "x", bf16_bits);
         require_finite(t, "x");  // check leaves `before` to the library (check_source says the same)
         const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes, patches), "x", "x", "", "");
@@ -430,6 +437,7 @@ void bind_check(py::module_& m) {
         std::function<RopeExpectation(int, Message&)> expected;
         if (!spec.is_none()) {
           const Spec s = py::cast<Spec>(spec);
+          refuse_fope_rotations(s);
           expected = [s](int head_dim, Message& where) {
             ExpectationRequest q;
             q.head_dim = head_dim;

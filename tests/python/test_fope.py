@@ -57,3 +57,15 @@ def test_refused_without_coefficients(fope_dumps):
     with pytest.raises(ValueError, match="give the checkpoint with coefficients FILE"):
         rope.check(np.load(d / "q.npy"), np.load(d / "q_rope.npy"), fope_positions(out),
                    rope.Spec(str(out / "checkpoint" / "config.json")))
+
+
+@pytest.mark.parametrize("call", ["reference", "spectrum"])
+def test_rotations_of_a_fope_spec_are_refused(fope_dumps, call):
+    """rope.reference and rope.spectrum compute rotations by m·θ_i: a FoPE Spec is refused as the command line's
+    commands refuse it (docs/multi-axis.md §7, "In the commands"), naming rope.check(coefficients=)."""
+    out, manifest = fope_dumps
+    q = np.load(out / manifest["cases"][0]["dir"] / "q.npy")
+    spec = rope.Spec(str(out / "checkpoint" / "config.json"))
+    with pytest.raises(ValueError) as raised:
+        getattr(rope, call)(q, spec=spec, positions=fope_positions(out))
+    assert "has FoPE" in str(raised.value) and "rope.check(coefficients=) FILE" in str(raised.value), raised.value
