@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "report.hpp"
 #include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/check/diff_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_slices.hpp"
 #include "rope/analysis/dumps/dump_stream.hpp"
@@ -20,6 +21,7 @@
 #include "rope/analysis/identify/identify_run.hpp"
 #include "rope/analysis/teaching/spectrum.hpp"
 #include "rope/report/check_report.hpp"
+#include "rope/report/diff_report.hpp"
 #include "rope/report/identify_report.hpp"
 #include "rope/report/spectrum_report.hpp"
 #include "rope/report/text.hpp"
@@ -467,6 +469,38 @@ void bind_check(py::module_& m) {
       },
       py::arg("header"), py::arg("array"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("axes") = "", py::arg("lang") = "en");
+  // rope diff on arrays: A's and B's outputs of one input, each against the expectation of the spec (FoPE's with
+  // coefficients=) and against each other (analysis/check/diff_run.hpp diff_arranged): the fields of rope diff --json,
+  // its text in `lang`, its JSON text.
+  m.def(
+      "diff",
+      [](const py::bytes& before, const py::bytes& after_a, const py::bytes& after_b, bool bf16_bits,
+         const py::object& positions, const Spec& spec, const std::string& dtype, const std::string& angles,
+         const py::object& starts, const std::string& axes, const std::string& coefficients, const std::string& name_a,
+         const std::string& name_b, const std::string& lang) {
+        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after_a, "after_a", bf16_bits),
+                         c = read_array(after_b, "after_b", bf16_bits);
+        const DumpPairInput in = pair_input(positions, starts, axes);
+        Prepared p = prepare(spec, b, a, in, "before", "after_a", dtype, angles, std::nullopt, coefficients);
+        DumpPair other = arrange_dump_pair(b, c, in, "before", "after_b");
+        if (!dtype.empty()) other.after.dtype = parse_dtype(dtype);
+        DiffRun run = diff_arranged(std::move(p.pair), other.after, p.expected, name_a, name_b);
+        // The text names the outputs as rope diff names its files: here by the arguments that held them.
+        run.before_file = "before", run.after_a_file = "after_a", run.after_b_file = "after_b";
+        const Lang l = parse_lang(lang);
+        py::dict out;
+        out["data"] = to_python(Report<DiffRun>::value(run));
+        std::ostringstream text, json;
+        emit(text, run, {Format::Text, l, std::nullopt});
+        emit(json, run, {Format::Json, l, std::nullopt});
+        out["text"] = text.str();
+        out["json"] = json.str();
+        return out;
+      },
+      py::arg("before"), py::arg("after_a"), py::arg("after_b"), py::arg("bf16_bits"), py::arg("positions"),
+      py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(),
+      py::arg("axes") = "", py::arg("coefficients") = "", py::arg("name_a") = "A", py::arg("name_b") = "B",
+      py::arg("lang") = "en");
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,
