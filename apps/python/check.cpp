@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "report.hpp"
 #include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/check/diff_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_slices.hpp"
 #include "rope/analysis/dumps/dump_stream.hpp"
@@ -20,6 +21,7 @@
 #include "rope/analysis/identify/identify_run.hpp"
 #include "rope/analysis/teaching/spectrum.hpp"
 #include "rope/report/check_report.hpp"
+#include "rope/report/diff_report.hpp"
 #include "rope/report/identify_report.hpp"
 #include "rope/report/spectrum_report.hpp"
 #include "rope/report/text.hpp"
@@ -122,6 +124,12 @@ struct Prepared {
   /// rope check without --layer-type).
   LayerTypeTrial trial;
 };
+
+/// A Spec of a model with FoPE (models/fope.hpp) in a function that computes rotations by m·θ_i (reference,
+/// spectrum): refused with the library's one sentence, as every command of the command line refuses it.
+void refuse_fope_rotations(const Spec& spec) {
+  if (spec.rope.spec.fope) throw InvalidArgument(fope_refusal(spec.rope.spec.name));
+}
 
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
@@ -340,6 +348,7 @@ void bind_check(py::module_& m) {
       "reference",
       [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes,
          const py::object& patches) {
+        refuse_fope_rotations(spec);
         const TensorData t = read_array(x, "x", bf16_bits);
         require_finite(t, "x");  // check leaves `before` to the library (check_source says the same)
         const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes, patches), "x", "x", "", "");
@@ -430,6 +439,7 @@ void bind_check(py::module_& m) {
         std::function<RopeExpectation(int, Message&)> expected;
         if (!spec.is_none()) {
           const Spec s = py::cast<Spec>(spec);
+          refuse_fope_rotations(s);
           expected = [s](int head_dim, Message& where) {
             ExpectationRequest q;
             q.head_dim = head_dim;
@@ -459,6 +469,38 @@ void bind_check(py::module_& m) {
       },
       py::arg("header"), py::arg("array"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("axes") = "", py::arg("lang") = "en");
+  // rope diff on arrays: A's and B's outputs of one input, each against the expectation of the spec (FoPE's with
+  // coefficients=) and against each other (analysis/check/diff_run.hpp diff_arranged): the fields of rope diff --json,
+  // its text in `lang`, its JSON text.
+  m.def(
+      "diff",
+      [](const py::bytes& before, const py::bytes& after_a, const py::bytes& after_b, bool bf16_bits,
+         const py::object& positions, const Spec& spec, const std::string& dtype, const std::string& angles,
+         const py::object& starts, const std::string& axes, const std::string& coefficients, const std::string& name_a,
+         const std::string& name_b, const std::string& lang) {
+        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after_a, "after_a", bf16_bits),
+                         c = read_array(after_b, "after_b", bf16_bits);
+        const DumpPairInput in = pair_input(positions, starts, axes);
+        Prepared p = prepare(spec, b, a, in, "before", "after_a", dtype, angles, std::nullopt, coefficients);
+        DumpPair other = arrange_dump_pair(b, c, in, "before", "after_b");
+        if (!dtype.empty()) other.after.dtype = parse_dtype(dtype);
+        DiffRun run = diff_arranged(std::move(p.pair), other.after, p.expected, name_a, name_b);
+        // The text names the outputs as rope diff names its files: here by the arguments that held them.
+        run.before_file = "before", run.after_a_file = "after_a", run.after_b_file = "after_b";
+        const Lang l = parse_lang(lang);
+        py::dict out;
+        out["data"] = to_python(Report<DiffRun>::value(run));
+        std::ostringstream text, json;
+        emit(text, run, {Format::Text, l, std::nullopt});
+        emit(json, run, {Format::Json, l, std::nullopt});
+        out["text"] = text.str();
+        out["json"] = json.str();
+        return out;
+      },
+      py::arg("before"), py::arg("after_a"), py::arg("after_b"), py::arg("bf16_bits"), py::arg("positions"),
+      py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(),
+      py::arg("axes") = "", py::arg("coefficients") = "", py::arg("name_a") = "A", py::arg("name_b") = "B",
+      py::arg("lang") = "en");
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,

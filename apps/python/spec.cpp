@@ -124,6 +124,8 @@ Spec make(const std::string& preset, const std::string& file, const py::dict& pa
     }
   }
   s.overrides = overrides_of(rest);
+  // FoPE (models/fope.hpp): a Spec describes it and rope.check computes it with coefficients= (refused without).
+  s.overrides.fope = FopeUse::Computed;
   s.longrope = longrope_rule(engine, max_model_len, n_ctx);
   s.gguf = !file.empty() && is_gguf_file(file);
   s.rope = with_longrope_rule(resolve_model_rope(s.source, s.overrides), s.longrope);

@@ -5,10 +5,13 @@ modeling_interns1_pro.py, run at test time. The query (16 heads on 4 key-value h
 code pass with the coefficients read from the sharded checkpoint; those of its earlier code (sin padded with 1) fail
 (exit 1) with the diagnosis fope-sin-padded-one and the 19 padded pairs, in English and in Chinese; the shared matrix
 with num_inv_freq 32 passes from a single .safetensors file. inspect names K = 45 kept and 19 padded pairs; a FoPE
-config without --coefficients is refused (exit 2) naming the option.
+config without --coefficients is refused (exit 2) naming the option. rope diff --coefficients: vLLM's current output
+against its earlier one (A right, B wrong at all 13 positions with fope-sin-padded-one and its 19 padded pairs, the two
+differing), and against the same computed in float64 (both right, within (D2) of each other).
 
 Usage: check_fope.py --rope PATH --out DIR   (DIR receives the dumps)
 """
+import json
 import os
 import sys
 
@@ -38,6 +41,41 @@ def main():
                 failures.append(f"check {case['name']} --lang zh: exit {code}: {out} {err}")
                 continue
         print(f"check   {case['name']:20} exit {code}  max ratio {report['max_ratio']:.3g}  {named}")
+    # rope diff --coefficients (issue 67): two implementations' outputs of the same query against FoPE's expectation.
+    for case in manifest["diffs"]:
+        args = ["diff", "--config", os.path.join(a.out, "checkpoint", "config.json"), "--coefficients",
+                os.path.join(a.out, "checkpoint"), "--before", os.path.join(a.out, "vllm", "q.npy"), "--after-a",
+                os.path.join(a.out, case["a"]), "--after-b", os.path.join(a.out, case["b"]), "--positions", positions,
+                "--angles", "float32", "--name-a", "vllm", "--name-b", "other"]
+        code, out, err = run(a.rope, args + ["--json"])
+        if code != case["exit"]:
+            failures.append(f"diff {case['name']}: exit {code}, expected {case['exit']}: {err} {out[:600]}")
+            continue
+        report = json.loads(out)
+        side_b = report["b"]
+        named = side_b["diagnosis"]["matches"]
+        runs = report["ranges"]
+        wrong = [f"{k} {report[k]['passed']}" for k, want in (("a", case["a_right"]), ("b", case["b_right"]))
+                 if report[k]["passed"] != want]
+        if wrong or named != case["b_variant"] or report["expected"]["fope"]["padded"] != manifest["padded"]:
+            failures.append(f"diff {case['name']}: passed {wrong}, b matches {named}: {out[:800]}")
+            continue
+        if case["b_variant"]:  # what separates them: the padded pairs, named with their count, at every position
+            message = side_b["diagnosis"]["message"]
+            if (f"{case['padded']} padded pairs" not in message or report["between"]["agree"] or len(runs) != 1
+                    or runs[0]["length"] != 13 or not runs[0]["a_right"] or runs[0]["b_right"]):
+                failures.append(f"diff {case['name']}: {message}; runs {runs}")
+                continue
+            code, out, err = run(a.rope, args + ["--lang", "zh"])
+            joined = "".join(out.split())
+            if code != 1 or "√2·R(π/4)" not in joined or "other" not in joined:
+                failures.append(f"diff {case['name']} --lang zh: exit {code}: {out} {err}")
+                continue
+        elif not report["between"]["agree"]:  # both right: within (D2) of each other
+            failures.append(f"diff {case['name']}: both right and yet they differ beyond (D2): {out[:800]}")
+            continue
+        print(f"diff    {case['name']:20} exit {code}  b matches {named}  between max ratio "
+              f"{report['between']['max_ratio']:.3g}")
     words = f"{manifest['kept']} pairs keep their θ"
     code, out, err = run(a.rope, ["inspect", "--config", os.path.join(a.out, "checkpoint", "config.json")])
     flat = " ".join(out.split())

@@ -42,9 +42,10 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
     const Result inspect = rope_cli({"inspect", "--model", name});
     EXPECT_EQ(inspect.code, 0) << name << ": " << inspect.err;
     EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
-    // The identities hold for any frequencies, the scaled ones included.
+    // The identities hold for any frequencies, the scaled ones included; FoPE's pairs are no rotations by m·θ_i,
+    // which verify refuses (test_fope_commands.cpp).
     const Result verify = rope_cli({"verify", "--model", name, "--trials", "20"});
-    EXPECT_EQ(verify.code, 0) << name << ": " << verify.out << verify.err;
+    EXPECT_EQ(verify.code, name == "intern-s1-pro" ? 2 : 0) << name << ": " << verify.out << verify.err;
   }
 }
 

@@ -115,6 +115,8 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"qwen3.5-9b", 256, 64, 1e7, ScalingType::Default, {}, {}, 262144, Layout::Half},
       // Devstral Small 2 24B (ministral3): head_dim 128, yarn f=48 from 8192, rope_theta 1e8, M 393216 (README [36]).
       {"devstral-small-2-24b", 128, 128, 1e8, ScalingType::Yarn, 48.0, 8192, 393216, Layout::Half},
+      // Intern-S1-Pro: text_config.head_dim 128, rope_theta 5e6, M 262144, FoPE on top of default RoPE (README [37]).
+      {"intern-s1-pro", 128, 128, 5e6, ScalingType::Default, {}, {}, 262144, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -241,8 +243,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 33 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 33u);
+  // data/models/ holds the 34 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 34u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;

@@ -76,3 +76,38 @@ def test_identify_recognises_fope_without_the_coefficients(fope_dumps, index):
     if case["variant"]:
         assert fope["padded"] == case["padded"]
         assert result["notes"][0].startswith(f"matches FoPE with its {case['padded']} padded pairs")
+
+
+@pytest.mark.parametrize("call", ["reference", "spectrum"])
+def test_rotations_of_a_fope_spec_are_refused(fope_dumps, call):
+    """rope.reference and rope.spectrum compute rotations by m·θ_i: a FoPE Spec is refused as the command line's
+    commands refuse it (docs/multi-axis.md §7, "In the commands"), naming rope.check(coefficients=)."""
+    out, manifest = fope_dumps
+    q = np.load(out / manifest["cases"][0]["dir"] / "q.npy")
+    spec = rope.Spec(str(out / "checkpoint" / "config.json"))
+    with pytest.raises(ValueError) as raised:
+        getattr(rope, call)(q, spec=spec, positions=fope_positions(out))
+    assert "has FoPE" in str(raised.value) and "rope.check(coefficients=) FILE" in str(raised.value), raised.value
+
+
+def test_diff_names_the_earlier_padding(fope_dumps):
+    """rope.diff(coefficients=), as rope diff --coefficients (tests/cli/check_fope.py): vLLM's current output right,
+    its earlier one wrong with fope-sin-padded-one at all 13 positions, the two differing; against the same computed in
+    float64 both right and within (D2) of each other."""
+    out, manifest = fope_dumps
+    spec = rope.Spec(str(out / "checkpoint" / "config.json"))
+    q = np.load(out / "vllm" / "q.npy")
+    for case in manifest["diffs"]:
+        report = rope.diff(q, np.load(out / case["a"]), np.load(out / case["b"]), fope_positions(out), spec,
+                           angles="float32", coefficients=out / "checkpoint", name_a="vllm", name_b="other")
+        data = report.data
+        assert data["a"]["passed"] == case["a_right"] and data["b"]["passed"] == case["b_right"], repr(report)
+        assert data["b"]["diagnosis"]["matches"] == case["b_variant"], data["b"]["diagnosis"]
+        assert data["between"]["agree"] == (case["b_variant"] is None), data["between"]
+        assert data["expected"]["fope"]["padded"] == manifest["padded"]
+        assert report.passed == (case["exit"] == 0) and report.to_json().startswith("{")
+        if case["b_variant"]:
+            assert f"{case['padded']} padded pairs" in data["b"]["diagnosis"]["message"]
+            zh = rope.diff(q, np.load(out / case["a"]), np.load(out / case["b"]), fope_positions(out), spec,
+                           angles="float32", coefficients=out / "checkpoint", lang="zh")
+            assert "√2·R(π/4)" in "".join(zh.text.split()) and "两者之间 (D2)" in zh.text

@@ -28,9 +28,11 @@ The dumps: q [13 positions, 16 heads, 128] and k [13, 4, 128] float32, positions
 max_position_embeddings 262144 (Intern-S1-Pro's text_config): K = 45 kept, 19 padded pairs (computed here). Random
 coefficients [4, 45, 45] (identity plus N(0, 0.5²/K)), written as a sharded checkpoint (cos_coef and sin_coef in two
 shards and model.safetensors.index.json). A third case keeps num_inv_freq 32 with one shared matrix [1, 32, 32] in a
-single .safetensors. Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT_DIR/positions.txt, the configs, the
+single .safetensors. For rope diff, vLLM's current query output again in float64 (rounded to float32 at the end:
+OUT_DIR/vllm/q_rope_f64.npy). Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT_DIR/positions.txt, the configs, the
 coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit, the variant named, the
-key-value heads whose cos and sin differ, and rope check's arguments.
+key-value heads whose cos and sin differ and rope check's arguments, and the diffs (two outputs of the same query,
+which is right, the variant named).
 Usage: fope.py OUT_DIR
        fope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
 """
@@ -182,6 +184,22 @@ def main():
             cases.append(dict(name=f"{tag}_{name}", dir=tag, tensor=name, config="checkpoint/config.json",
                               coefficients="checkpoint", exit=1 if variant else 0, variant=variant,
                               padded=D // 2 - kept if variant else None))
+    # rope diff's second right implementation: vLLM's current tables and rotation in float64, rounded to float32 once
+    # at the end (another order of rounding than vllm/q_rope.npy, both right: they differ within (D2)).
+    t64 = np.asarray(POSITIONS, dtype=np.float64)[:, None] * inv.astype(np.float64)[None, :]
+    cos64 = np.einsum("tD,hDd->thd", np.cos(t64), cos_coef.astype(np.float64))
+    sin64 = np.einsum("tD,hDd->thd", np.sin(t64), sin_coef.astype(np.float64))
+    pad = ((0, 0), (0, 0), (0, D // 2 - kept))
+    cos64, sin64 = np.pad(cos64, pad, constant_values=1), np.pad(sin64, pad, constant_values=0)
+    cos64, sin64 = np.concatenate([cos64, cos64], axis=-1), np.concatenate([sin64, sin64], axis=-1)
+    qv = q.astype(np.float64).reshape(len(POSITIONS) * N_KV, N_Q // N_KV, D)
+    c64, s64 = cos64.reshape(len(POSITIONS) * N_KV, 1, D), sin64.reshape(len(POSITIONS) * N_KV, 1, D)
+    np.save(os.path.join(out, "vllm", "q_rope_f64.npy"),
+            (qv * c64 + rotate_neox(qv) * s64).reshape(len(POSITIONS), N_Q, D).astype(F32))
+    diffs = [dict(name="current_vs_earlier", a="vllm/q_rope.npy", b="vllm_c215d1e/q_rope.npy", exit=1, a_right=True,
+                  b_right=False, b_variant="fope-sin-padded-one", padded=D // 2 - kept),
+             dict(name="float32_vs_float64", a="vllm/q_rope.npy", b="vllm/q_rope_f64.npy", exit=0, a_right=True,
+                  b_right=True, b_variant=None, padded=None)]
     # One shared matrix (fope_sep_head false) of num_inv_freq 32, in one .safetensors file: vLLM @151a2c744a.
     inv32 = kept_inv_freq(D, BASE, L, 32)
     shared_cos, shared_sin = coefficients(rng, 1, 32), coefficients(rng, 1, 32)
@@ -203,7 +221,7 @@ def main():
                         "--angles", "float32"]
         case["kv_heads"] = N_KV if case["config"] != "shared.json" else 1
     with open(os.path.join(out, "manifest.json"), "w") as f:
-        json.dump(dict(cases=cases, kept=kept, padded=D // 2 - kept), f)
+        json.dump(dict(cases=cases, diffs=diffs, kept=kept, padded=D // 2 - kept), f)
     print(f"{len(cases)} cases in {out}: K = {kept} kept, {D // 2 - kept} padded pairs")
 
 

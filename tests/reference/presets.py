@@ -342,6 +342,8 @@ README_TABLE = {
     "kimi-k2-instruct": (64, 50000.0, "yarn", 32.0, 4096),
     "qwen3.5-9b": (64, 1e7, "default", 1.0, None),
     "devstral-small-2-24b": (128, 1e8, "yarn", 48.0, 8192),
+    # README [37]: FoPE's θ_i before it keeps 45 of them (tests/reference/fope.py ports what FoPE does with them)
+    "intern-s1-pro": (128, 5e6, "default", 1.0, None),
 }
 
 

@@ -459,6 +459,50 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
                                      "" if coefficients is None else os.fspath(coefficients)))
 
 
+class DiffReport:
+    """The result of ``rope diff``: ``data`` (every field of ``rope diff --json``: ``a`` and ``b`` each with its verdict
+    and diagnosis, ``between`` their agreement, ``ranges`` the runs of positions where the same holds), ``passed``
+    (both right), ``text`` (the report as ``rope diff`` prints it, in the language ``diff`` was given)."""
+
+    def __init__(self, result):
+        self.data = result["data"]
+        self.text = result["text"]
+        self._json = result["json"]
+
+    passed = property(lambda self: self.data["passed"])
+
+    def __bool__(self):
+        return self.passed
+
+    def to_json(self):
+        """``rope diff --json``'s text (without its final newline): the library's JSON printer."""
+        return self._json.rstrip("\n")
+
+    def __repr__(self):
+        a, b = self.data["a"], self.data["b"]
+        return (f"rope.DiffReport({a['name']} {'right' if a['passed'] else 'wrong'}, "
+                f"{b['name']} {'right' if b['passed'] else 'wrong'}, "
+                f"{'agree' if self.data['between']['agree'] else 'differ'})")
+
+
+@_speaks_python("diff")
+def diff(before, after_a, after_b, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None,
+         name_a="A", name_b="B", coefficients=None, lang="en"):
+    """Two implementations' outputs of one input: each checked against ``spec`` as ``check`` does, and the two compared
+    element by element (``rope diff``, docs/check.md (D1); FoPE's (D2) with ``coefficients``, docs/multi-axis.md §7).
+    ``before`` the input, ``after_a`` and ``after_b`` the outputs (the same shape), ``name_a`` and ``name_b`` their
+    names in the report; ``positions``, ``dtype``, ``angles``, ``sequence_starts``, ``axes`` and ``coefficients`` as
+    ``check`` takes them. The arrays are read whole (one call: at most 2^22 elements each). Returns a DiffReport."""
+    b, bits_b = _npy(before, "before", dtype)
+    a, bits_a = _npy(after_a, "after_a", dtype)
+    c, bits_c = _npy(after_b, "after_b", dtype)
+    bits = bits_b or bits_a or bits_c
+    return DiffReport(_rope.diff(b, a, c, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits),
+                                 angles or "", _starts(sequence_starts), axes or "",
+                                 "" if coefficients is None else os.fspath(coefficients), str(name_a), str(name_b),
+                                 str(lang)))
+
+
 class SpectrumReport:
     """The result of ``rope spectrum``: ``data`` (every field of ``rope spectrum --json``: ``pairs``, ``heads``,
     ``bands``, ``dump``, ``spec``, ``notes`` in English), ``pairs`` and ``heads`` (shortcuts into it), ``bands``,

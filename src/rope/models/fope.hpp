@@ -41,6 +41,15 @@ struct FopeConfig {
   long max_position = 0;              ///< max_position_embeddings of the rule (F1)
 };
 
+/// What a command computes of a model with FoPE, as the command states it (RopeOverrides::fope; docs/multi-axis.md §7,
+/// "In the commands"). The one resolution (resolve.hpp) refuses a FoPE model for a command that computes rotations
+/// by m·θ_i or scores of rotated vectors, whose numbers would not be the model's.
+enum class FopeUse {
+  Refused,  ///< rotations by m·θ_i (apply, matrix, verify, …): a FoPE model is refused, naming what computes it
+  Theta,  ///< the θ list or the layout (frequencies, wavelengths, inspect, weights): the kept θ, padded pairs marked
+  Computed,  ///< FoPE itself with the checkpoint's coefficients (check, diff; without them they refuse)
+};
+
 /// The checkpoint's coefficients of (F2): `heads` matrices of K × K (the key-value heads with fope_sep_head, else
 /// one), row D the kept frequency, column j the pair; read by analysis/check/fope_coefficients.hpp.
 struct FopeCoefficients {
@@ -59,6 +68,10 @@ struct FopeCoefficients {
 /// K of (F1) for a rotary dimension r and base, computed as the engines compute it: θ in float32 and compared in
 /// float32 with 2π / max_position_embeddings. @throws InvalidArgument when num_inv_freq exceeds r/2.
 int fope_kept_pairs(const FopeConfig& fope, int rotary_dim, double base);
+
+/// The refusal of a command that computes rotations by m·θ_i (FopeUse::Refused) for the model `model` with FoPE: its
+/// pairs mix the kept frequencies by the checkpoint's coefficients; what computes it is named by option_name.
+Message fope_refusal(const std::string& model);
 
 /// The note `rope inspect` gives: K kept pairs and why, the padded pairs, the per-head coefficients the checkpoint
 /// must supply and their shape.

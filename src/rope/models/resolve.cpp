@@ -12,6 +12,7 @@
 #include "rope/core/types.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/models/fope.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"
@@ -304,6 +305,8 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
   const ModelConfig loaded = load_model(source, o);
   const ModelConfig m = apply_to(loaded, from_file, o);
   r.spec = spec_of(m, from_file, o);
+  // FoPE (fope.hpp): decided here for every command, by what the command says it computes.
+  if (r.spec.fope && o.fope == FopeUse::Refused) throw InvalidArgument(fope_refusal(r.spec.name));
   r.model = m;  // what the model has beyond its RoPE: the spec holds the rest
   // One spec per layer type, each as if its layer type had been selected, with the same overrides: from a copy of
   // the model holding that one layer type (a copy of every type per type was quadratic in the types).

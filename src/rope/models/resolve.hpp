@@ -70,6 +70,9 @@ struct RopeOverrides {
   std::string vision;      ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model
   Tower tower = Tower::Default;
   bool float32 = false;  ///< HF's float32 path (rope_float32.hpp): refused for a vision tower
+  /// What the command computes of a model with FoPE (fope.hpp): by default rotations by m·θ_i, so that a FoPE model is
+  /// refused (fope_refusal) unless the command states that it lists θ or computes FoPE.
+  FopeUse fope = FopeUse::Refused;
 
   /// The first override a vision tower's 2-D RoPE cannot take, as its setting's name ("" for none).
   std::string first_scaling_setting() const;

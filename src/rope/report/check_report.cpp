@@ -214,6 +214,27 @@ Eigen::VectorXd pair_ratios(const RopeExpectation& e, const DumpComparison& c) {
 
 }  // namespace
 
+void fope_value(Value& expected, const RopeExpectation& e) {
+  if (!e.fope) return;  // FoPE (models/fope.hpp): its kept pairs and where its coefficients were read
+  Value& f = expected["fope"];
+  f["kept"] = e.fope->kept;
+  f["padded"] = e.rotary_dim() / 2 - e.fope->kept;
+  f["matrices"] = e.fope->heads;
+  f["pad_sin"] = e.fope_pad_sin;
+  f["coefficients"] = e.fope->file;
+  f["cos_coef"] = e.fope->cos_name;
+  f["sin_coef"] = e.fope->sin_name;
+}
+
+std::string fope_text(const RopeExpectation& e, const Text& t) {
+  if (!e.fope) return "";
+  return t.tr(
+      "{0} kept pairs, {1} padded (cos 1, sin {2}); per key-value head the coefficients {3} and {4} "
+      "of {5} ({6} matrices): each pair a scaled rotation (docs/multi-axis.md (F1)–(F4))",
+      e.fope->kept, e.rotary_dim() / 2 - e.fope->kept, format_number(e.fope_pad_sin), e.fope->cos_name,
+      e.fope->sin_name, e.fope->file, e.fope->heads);
+}
+
 Value check_value(const CheckRun& run) {
   const RopeExpectation& e = run.expected;
   const DumpComparison& c = run.report.comparison;
@@ -251,16 +272,7 @@ Value check_value(const CheckRun& run) {
     x["no_rope"]["layers"] = run.nope->layers;
   }
   if (e.rope.axes) axes_value(x, *e.rope.axes);
-  if (e.fope) {  // FoPE (models/fope.hpp): its kept pairs and where its coefficients were read
-    Value& f = x["fope"];
-    f["kept"] = e.fope->kept;
-    f["padded"] = e.rotary_dim() / 2 - e.fope->kept;
-    f["matrices"] = e.fope->heads;
-    f["pad_sin"] = e.fope_pad_sin;
-    f["coefficients"] = e.fope->file;
-    f["cos_coef"] = e.fope->cos_name;
-    f["sin_coef"] = e.fope->sin_name;
-  }
+  fope_value(x, e);
   j["dtype"] = std::string(to_string(dumps.after.dtype));
   axes_assumed_value(j, dumps);
   j["angles"] = std::string(to_string(run.angles));
@@ -407,12 +419,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
                        fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang()),
                        axis_rule(e.rope.axes->source.order)));
   }
-  if (e.fope) {
-    row("FoPE", t.tr("{0} kept pairs, {1} padded (cos 1, sin {2}); per key-value head the coefficients {3} and {4} "
-                     "of {5} ({6} matrices): each pair a scaled rotation (docs/multi-axis.md (F1)–(F4))",
-                     e.fope->kept, e.rotary_dim() / 2 - e.fope->kept, format_number(e.fope_pad_sin), e.fope->cos_name,
-                     e.fope->sin_name, e.fope->file, e.fope->heads));
-  }
+  if (e.fope) row("FoPE", fope_text(e, t));
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   row(t.tr("error model"), e.error_model.in(t.lang()));
   row(t.tr("tolerance (C1)"),

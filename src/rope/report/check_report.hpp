@@ -43,6 +43,12 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);
 /// where it came from, the rotary dimension, base and attention factor.
 std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t);
 
+/// FoPE's part of the expectation (models/fope.hpp), in check's and diff's reports: its fields under the expected
+/// object's "fope" (the kept and padded pairs, the matrices, the sin of the padding, where the coefficients were read),
+/// and its "FoPE" row; nothing without FoPE.
+void fope_value(Value& expected, const RopeExpectation& e);
+std::string fope_text(const RopeExpectation& e, const Text& t);
+
 /// The line after the listed batch rows or packed sequences (check and diff): "  … and 24 more: 20 pass, 4 fail"
 /// (`more` not listed, `failing` of them failing), "that pass" or "that fail" when they all do; "" for none.
 std::string more_segments_text(long more, long failing, const Text& t);

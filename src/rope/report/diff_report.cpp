@@ -82,6 +82,7 @@ Value diff_value(const DiffRun& run) {
     x["no_rope"]["layer_type"] = run.nope->layer_type;
     x["no_rope"]["layers"] = run.nope->layers;
   }
+  fope_value(x, e);
   j["a"] = side_value(run.name_a, run.after_a_file, diff.a);
   j["b"] = side_value(run.name_b, run.after_b_file, diff.b);
   Value& between = j["between"];
@@ -150,6 +151,7 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   } else {
     row(t.tr("expected"), expected_text(e, run.where, t));
   }
+  if (e.fope) row("FoPE", fope_text(e, t));
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {
     const DumpComparison& c = r.comparison;
@@ -162,7 +164,7 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   };
   side(name_a, diff.a);
   side(name_b, diff.b);
-  row(t.tr("between (D1)"),
+  row(e.fope ? t.tr("between (D2)") : t.tr("between (D1)"),  // FoPE: the pairs' scaled rotations (dump_diff.hpp)
       diff.between.agree() ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", g4(diff.between.max_ratio))
                            : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
                                   diff.between.total, g4(diff.between.max_ratio)));

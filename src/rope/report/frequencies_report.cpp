@@ -32,6 +32,13 @@ std::string band_of(const FrequencyTable& table, Eigen::Index i, Lang lang) {
   return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
 }
 
+/// FoPE (models/fope.hpp): whether pair i keeps its θ (its cos and sin mixed by the coefficients) or is padded.
+bool fope_padded(const FrequencyTable& table, Eigen::Index i) { return table.fope_kept && i >= *table.fope_kept; }
+
+std::string fope_cell(const FrequencyTable& table, Eigen::Index i, const Text& t) {
+  return table.fope_kept ? "  " + fope_pair_cell(*table.fope_kept, static_cast<int>(i), t) : "";
+}
+
 std::string axis_of(const FrequencyTable& table, Eigen::Index i) {
   const AxisMap* axes = table.spec.axes ? &*table.spec.axes : nullptr;
   return std::string(axes ? axis_letter(axes->pair_axis[static_cast<std::size_t>(i)]) : "");
@@ -121,10 +128,11 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t,
   if (c.type == ScalingType::Default) {
     // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
     // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
-    out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}\n", "i", "θ_i", w, "λ_i", w, axes ? t.tr("  axis") : "", f32_head);
+    out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}{}\n", "i", "θ_i", w, "λ_i", w, axes ? t.tr("  axis") : "", f32_head,
+                       table.fope_kept ? "  FoPE" : "");
     for (Eigen::Index i = 0; i < half; ++i) {
-      out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}\n", i, num(scaled[i]), w, num(lambda_scaled[i]), w,
-                         axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
+      out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}{}\n", i, num(scaled[i]), w, num(lambda_scaled[i]), w,
+                         axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i), fope_cell(table, i, t));
     }
   } else {
     out << fmt::format("{:>5}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}{}{}\n", "i", t.tr("θ_i original"), w,
@@ -138,6 +146,9 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t,
     }
   }
   if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t.lang()));
+  if (table.fope_kept) {
+    out << t.tr("note: ") << fope_pairs_note(*table.fope_kept, static_cast<int>(half), t) << '\n';
+  }
   for (const auto& n : p.notes) out << t.tr("note: ") << n.in(t.lang()) << '\n';
   for (const auto& w : p.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
 }
@@ -192,6 +203,14 @@ Value frequencies_value(const FrequencyTable& table) {
     q["from"] = qs->from.en;
   }
   if (table.spec.axes) axes_value(j, *table.spec.axes);
+  if (table.fope_kept) {  // FoPE: the pairs that keep their θ (mixed by the coefficients) and the padded ones
+    Value& f = j["fope"];
+    f["kept"] = *table.fope_kept;
+    f["padded"] = static_cast<int>(half) - *table.fope_kept;
+    std::vector<bool> rotated;
+    for (Eigen::Index i = 0; i < half; ++i) rotated.push_back(!fope_padded(table, i));
+    f["rotated"] = rotated;
+  }
   if (!p.bands.empty()) {
     std::vector<std::string> bands;
     for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(table, i, Lang::En));
@@ -216,13 +235,14 @@ std::string frequencies_csv(const FrequencyTable& table) {
   const bool axes = table.spec.axes.has_value();
   const Eigen::VectorXd& f32 = table.theta_float32;
   std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") +
-                    (axes ? ",axis" : "") + (f32.size() ? ",theta_float32\n" : "\n");
+                    (axes ? ",axis" : "") + (f32.size() ? ",theta_float32" : "") + (table.fope_kept ? ",fope\n" : "\n");
   for (Eigen::Index i = 0; i < table.pairs(); ++i) {
     csv += fmt::format("{},{},{},{},{},{},{}{}", i, format_number(table.theta[i]),
                        std::isfinite(table.wavelength[i]) ? format_number(table.wavelength[i]) : "inf",
                        format_number(table.original[i]), format_number(table.original_wavelength[i]),
                        format_number(table.ratio[i]), band_of(table, i, Lang::En), axes ? "," + axis_of(table, i) : "");
-    csv += f32.size() ? "," + format_number(f32[i]) + "\n" : "\n";
+    csv += f32.size() ? "," + format_number(f32[i]) : "";
+    csv += table.fope_kept ? (fope_padded(table, i) ? ",padded\n" : ",kept\n") : "\n";
   }
   return csv;
 }

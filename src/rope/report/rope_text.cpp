@@ -220,4 +220,16 @@ std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Tex
          single;
 }
 
+std::string fope_pair_cell(int kept, int i, const Text& t) {
+  return i >= kept ? t.tr("padded: not rotated") : t.tr("kept: mixed");
+}
+
+std::string fope_pairs_note(int kept, int pairs, const Text& t) {
+  return t.tr(
+      "FoPE (docs/multi-axis.md §7): no pair turns by m·θ_i. Per key-value head the cos and sin of pairs 0 … {0} mix "
+      "these {1} θ by the checkpoint's coefficients cos_coef and sin_coef (each pair a scaled rotation: {2} FILE "
+      "computes it); pairs {1} … {3} are padded (cos 1, sin 0) and do not rotate",
+      kept - 1, kept, option_name("check.coefficients"), pairs - 1);
+}
+
 }  // namespace rope

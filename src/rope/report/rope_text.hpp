@@ -53,6 +53,12 @@ std::string layer_text(const RopeSpec& spec, const Text& t);
 /// "float32 as HF computes it (--float32, …): …", the line a report prints when HF's float32 path was asked for.
 std::string float32_text(const Text& t);
 
+/// FoPE's pairs (models/fope.hpp (F1)–(F3)) as rope frequencies and rope wavelengths print them, for a head of `pairs`
+/// pairs of which the first `kept` keep their θ: the cell of pair i ("kept: mixed", "padded: not rotated") and the
+/// note that no pair turns by m·θ_i.
+std::string fope_pair_cell(int kept, int i, const Text& t);
+std::string fope_pairs_note(int kept, int pairs, const Text& t);
+
 /// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
 /// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))"; for a
 /// one-number position m, a second line: "one number m = 3 stands for the patch (row, column) = (3, 3)".

@@ -50,6 +50,11 @@ Value wavelengths_value(const WavelengthsRun& run) {
   Value warnings = Value::array();
   for (const Message& w : run.warnings) warnings.push_back(w.in(Lang::En));
   v["warnings"] = warnings;
+  if (run.fope_kept) {  // FoPE: the pairs that keep their θ (mixed by the coefficients) and the padded ones
+    Value& f = v["fope"];
+    f["kept"] = *run.fope_kept;
+    f["padded"] = half - *run.fope_kept;
+  }
   return v;
 }
 
@@ -111,18 +116,20 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
     const std::string name = c.column == "original" ? t.tr("λ_i original") : "λ_i " + c.column;
     header += "  " + std::string(22 - std::min<std::size_t>(22, columns(name)), ' ') + name;
   }
-  out << header << '\n';
+  out << header << (run.fope_kept ? "  FoPE" : "") << '\n';
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
     for (const WavelengthsCurve& c : curves) {
       line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? readable(c.lambda[i]) : t.tr("inf (not rotated)"));
     }
+    if (run.fope_kept) line += "  " + fope_pair_cell(*run.fope_kept, i, t);
     out << line << '\n';
   }
   for (std::size_t k = 0; k < run.contexts.size(); ++k) {
     out << '\n';
     for (std::size_t c = 0; c < curves.size(); ++c) out << wavelengths_context_text(run, k, c, t);
   }
+  if (run.fope_kept) out << '\n' << t.tr("note: ") << fope_pairs_note(*run.fope_kept, half, t) << '\n';
   for (const auto& w : run.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
 }
 

@@ -1,6 +1,8 @@
 // The settings of rope check and rope diff from their options (check_options.hpp).
 #include "rope/cli/commands/check_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 namespace rope::cli {
 
 CheckSettings check_settings(const CheckOptions& opt) {
@@ -18,6 +20,16 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.strict_order = opt.strict_order;
   s.coefficients = opt.coefficients;
   return s;
+}
+
+void add_coefficients_option(CLI::App& app, CheckOptions& opt) {
+  opt.scaling.rope.fope = FopeUse::Computed;  // FoPE computed with the checkpoint's coefficients (fope.hpp)
+  app.add_option(
+         "--coefficients", opt.coefficients,
+         "FoPE (Intern-S1-Pro): the checkpoint holding its cos_coef and sin_coef, a directory (model.safetensors "
+         "or its index's shards) or a .safetensors file; each pair then a scaled rotation (docs/multi-axis.md, "
+         "FoPE)")
+      ->type_name("FILE");
 }
 
 }  // namespace rope::cli

@@ -10,6 +10,10 @@
 #include "rope/cli/lang.hpp"
 #include "rope/cli/scaling_options.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace rope::cli {
 
 struct CheckOptions {
@@ -26,8 +30,12 @@ struct CheckOptions {
   bool grad = false;            ///< --grad (check): the dumps are gradients (check_mode.hpp (G1))
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
   bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
-  std::string coefficients;     ///< --coefficients (check): FoPE's checkpoint (cos_coef, sin_coef)
+  std::string coefficients;     ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
 };
+
+/// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that
+/// the command computes FoPE (models/fope.hpp FopeUse::Computed: a FoPE model is not refused by the resolution).
+void add_coefficients_option(CLI::App& app, CheckOptions& opt);
 
 /// What the dump is checked against, as the library takes it.
 /// @throws InvalidArgument for a scaling option that does not parse (--tower, --short-factor, …).

@@ -63,12 +63,7 @@ Command add_check_command(CLI::App& app) {
   sub->add_flag("--strict-order", opt->strict_order,
                 "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
                 "place where HF de-interleaves it), which passes as equivalent by default");
-  sub->add_option(
-         "--coefficients", opt->coefficients,
-         "FoPE (Intern-S1-Pro): the checkpoint holding its cos_coef and sin_coef, a directory (model.safetensors "
-         "or its index's shards) or a .safetensors file; each pair then a scaled rotation (docs/multi-axis.md, "
-         "FoPE)")
-      ->type_name("FILE");
+  add_coefficients_option(*sub, *opt);
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);

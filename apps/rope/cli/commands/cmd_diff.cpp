@@ -53,6 +53,7 @@ Command add_diff_command(CLI::App& app) {
                     "the type both outputs were computed in, for the tolerance (default: each file's)", "TYPE");
   add_choice_option(*sub, "--angles", opt->check.angles, kAngleModelWords, parse_angle_model,
                     "how the outputs' angles were computed, for the tolerance (as rope check --angles)", "MODEL");
+  add_coefficients_option(*sub, opt->check);
   sub->add_flag("--json", opt->check.json, "print the report as JSON");
   add_lang_option(*sub, opt->check.lang);
   add_scaling_options(*sub, opt->check.scaling);

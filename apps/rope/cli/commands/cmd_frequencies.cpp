@@ -107,7 +107,8 @@ Command add_frequencies_command(CLI::App& app) {
       ->group("Figure");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
-  opt->scaling.axis_blocks = true;  // (V6): the pairs' θ, λ and axis: no channel placed
+  opt->scaling.axis_blocks = true;          // (V6): the pairs' θ, λ and axis: no channel placed
+  opt->scaling.rope.fope = FopeUse::Theta;  // FoPE: the kept θ, the padded pairs marked (docs/multi-axis.md §7)
   add_float32_options(*sub, opt->scaling);
   sub->footer(
       "Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");

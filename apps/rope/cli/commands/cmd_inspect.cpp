@@ -83,7 +83,8 @@ Command add_inspect_command(CLI::App& app) {
                     "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
-  opt->scaling.axis_blocks = true;  // (V6): the report names the layout inside each axis's block
+  opt->scaling.axis_blocks = true;          // (V6): the report names the layout inside each axis's block
+  opt->scaling.rope.fope = FopeUse::Theta;  // FoPE: the kept θ and the padded pairs (docs/multi-axis.md §7)
   // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND
   // builds a tower from --dim and --base, which inspect does not take.
   sub->remove_option(sub->get_option("--vision"));

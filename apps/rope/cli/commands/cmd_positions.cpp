@@ -88,7 +88,9 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 PositionsRequest positions_request(const PositionsOptions& opt) {
   PositionsRequest r;
   r.segments = segments_of(opt);
-  if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
+  RopeOverrides rules_only;
+  rules_only.fope = FopeUse::Theta;  // the model's position rules alone: FoPE's positions are one per token
+  if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, rules_only);
   if (opt.merge_option->count() > 0) r.merge_size = opt.merge_size;
   r.tokens_per_second = opt.tokens_per_second;
   r.second_per_grid = opt.second_per_grid;

@@ -87,7 +87,8 @@ Command add_wavelengths_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate to a GIF: m sweeps up to --context; pairs that turned light up");
   add_scaling_options(*sub, opt->scaling);
-  opt->scaling.axis_blocks = true;  // (V6): the pairs' λ per axis: no channel placed
+  opt->scaling.axis_blocks = true;          // (V6): the pairs' λ per axis: no channel placed
+  opt->scaling.rope.fope = FopeUse::Theta;  // FoPE: the kept θ, the padded pairs marked (docs/multi-axis.md §7)
   sub->footer(
       "Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
       "  rope wavelengths --model llama-3.1-8b --png llama31.png");

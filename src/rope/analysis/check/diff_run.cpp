@@ -28,6 +28,15 @@ void require_same_shape(const DiffRequest& request) {
   }
 }
 
+/// The sequence indices [s0, s1) of a dump held in memory.
+DumpVectors diff_rows(const DumpVectors& v, long s0, long s1) {
+  DumpVectors out = v;
+  const long per = v.groups() * v.d;
+  out.seq = s1 - s0;
+  out.values.assign(v.values.begin() + s0 * per, v.values.begin() + s1 * per);
+  return out;
+}
+
 /// One side of the diff: its two dumps in memory, or read from their files in pieces (open_dumps).
 struct Side {
   Side(const DumpFiles& files, const std::optional<DType>& dtype) : dumps(open_dumps(files)) {
@@ -47,14 +56,7 @@ struct Side {
       for (long s = s0; s < s1; ++s) indices.push_back(s);
       return dumps.stream->read(indices, dumps.stream->groups());
     }
-    const auto cut = [&](const DumpVectors& v) {
-      DumpVectors out = v;
-      const long per = v.groups() * v.d;
-      out.seq = s1 - s0;
-      out.values.assign(v.values.begin() + s0 * per, v.values.begin() + s1 * per);
-      return out;
-    };
-    return {cut(dumps.before), cut(dumps.after)};
+    return {diff_rows(dumps.before, s0, s1), diff_rows(dumps.after, s0, s1)};
   }
 };
 
@@ -102,6 +104,24 @@ DiffRun run_diff(const DiffRequest& request) {
   run.dumps.after.values = {};
   run.dumps.stream.reset();
   run.expected = e;
+  return run;
+}
+
+DiffRun diff_arranged(DumpPair a, const DumpVectors& after_b, const RopeExpectation& expected,
+                      const std::string& name_a, const std::string& name_b) {
+  const std::vector<AxisPosition> positions = a.check_positions();
+  const MemorySource source_a(a.before, a.after), source_b(a.before, after_b);
+  const DiffReader read = [&](long s0, long s1) {
+    return std::array<DumpVectors, 3>{diff_rows(a.before, s0, s1), diff_rows(a.after, s0, s1),
+                                      diff_rows(after_b, s0, s1)};
+  };
+  DiffRun run;
+  run.name_a = name_a;
+  run.name_b = name_b;
+  run.diff = diff_sources(source_a, source_b, read, positions, expected, a.segments, a.segments_are_rows);
+  run.b_type = after_b.dtype;
+  run.expected = expected;
+  run.dumps = arranged_geometry(std::move(a));
   return run;
 }
 

@@ -44,4 +44,10 @@ struct DiffRun {
 /// expectation_from_settings.
 DiffRun run_diff(const DiffRequest& request);
 
+/// The same on arrays a front end arranged (dump_pair.hpp): A's pair, and B's output arranged as A's (the same input,
+/// positions and shape), against `expected` (the Python module's rope.diff; the files' names left empty).
+/// @throws InvalidArgument as diff_sources.
+DiffRun diff_arranged(DumpPair a, const DumpVectors& after_b, const RopeExpectation& expected,
+                      const std::string& name_a, const std::string& name_b);
+
 }  // namespace rope

@@ -39,6 +39,38 @@ DiffReader memory_reader(const DumpVectors& before, const DumpVectors& a, const 
   };
 }
 
+/// (D2): FoPE's term of every pair at position m, per matrix of coefficients ([matrix][pair]), as the check's kernel
+/// bounds one output (check_kernel.cpp, compare_position_fope) with the attention factor 1 of FoPE's default RoPE.
+void fope_terms(const RopeExpectation& e, double m, double eps_t, double eps_a, const Eigen::VectorXd& c_i,
+                std::vector<double>& out) {
+  const FopeCoefficients& c = *e.fope;
+  const int half = e.rotary_dim() / 2, K = c.kept;
+  out.assign(static_cast<std::size_t>(c.heads * half), 0.0);
+  std::vector<double> cs(static_cast<std::size_t>(K)), sn(cs.size()), angle(cs.size());
+  for (int D = 0; D < K; ++D) {
+    const auto k = static_cast<std::size_t>(D);
+    cs[k] = std::cos(m * e.theta()[D]), sn[k] = std::sin(m * e.theta()[D]);
+    angle[k] = eps_a * (1 + c_i[D] * std::abs(m) * e.theta()[D]) + K * eps_a;
+  }
+  for (long h = 0; h < c.heads; ++h) {
+    double* t = out.data() + h * half;
+    for (int j = 0; j < half; ++j) {
+      if (j >= K) {  // (F3): padded, cos 1 and sin fope_pad_sin
+        t[j] = 2 * eps_t * (1 + std::abs(e.fope_pad_sin));
+        continue;
+      }
+      double a = 0, b = 0, err = 0;
+      for (int D = 0; D < K; ++D) {
+        const double wc = c.cos_at(h, D, j), ws = c.sin_at(h, D, j);
+        const auto k = static_cast<std::size_t>(D);
+        a += cs[k] * wc, b += sn[k] * ws;
+        err += (std::abs(wc) + std::abs(ws)) * angle[k];
+      }
+      t[j] = 2 * eps_t * (std::abs(a) + std::abs(b)) + err;
+    }
+  }
+}
+
 /// Each failing run's diagnosis: a run that is a whole segment takes the segment's, the first kDiffDiagnosedRanges
 /// others `alone`'s (the output's source, the run's start and positions), the rest none.
 void diagnose_failing_runs(
@@ -72,8 +104,8 @@ OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a,
                                 const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
   require_same(before, a);
   require_same(before, b);
-  return compare_outputs(memory_reader(before, a, b), {before.seq, before.groups(), before.d, a.dtype, b.dtype},
-                         positions, e);
+  return compare_outputs(memory_reader(before, a, b),
+                         {before.seq, before.groups(), before.heads, before.d, a.dtype, b.dtype}, positions, e);
 }
 
 OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape,
@@ -102,6 +134,11 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
   OutputAgreement out;
   out.position_ratio = Eigen::VectorXd::Zero(shape.seq);
   std::vector<double> term(static_cast<std::size_t>(r / 2));
+  // FoPE (D2): group g on matrix (g mod heads) / (heads / matrices), as the check's kernel (query heads grouped on
+  // their key-value heads).
+  std::vector<double> fope;
+  const long fope_heads = shape.heads > 0 ? shape.heads : shape.groups;
+  const long per_matrix = e.fope ? std::max(1L, fope_heads / e.fope->heads) : 1;
   const long block = block_positions_for(shape.groups, d, kDiffBlockElements);
   for (long s0 = 0; s0 < shape.seq; s0 += block) {
     const long s1 = std::min(shape.seq, s0 + block);
@@ -117,8 +154,13 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
       const double m = positions[static_cast<std::size_t>(s)].max_abs();
       for (int i = 0; i < r / 2; ++i)
         term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta()[i]);
+      if (e.fope) fope_terms(e, positions[static_cast<std::size_t>(s)][0], eps_t, eps_a, c_i, fope);
       double worst = 0;
       for (long g = 0; g < shape.groups; ++g) {
+        if (e.fope) {
+          const long matrix = std::min(e.fope->heads - 1, (g % fope_heads) / per_matrix);
+          std::copy_n(fope.begin() + matrix * (r / 2), r / 2, term.begin());
+        }
         const double* x = v[0].vector(s - s0, g);
         const double* ya = v[1].vector(s - s0, g);
         const double* yb = v[2].vector(s - s0, g);
@@ -160,10 +202,13 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
                   source_b.seq(), source_b.groups(), source_b.d(), source_a.seq(), source_a.groups(), source_a.d()));
   }
   DumpDiff diff;
-  diff.between = compare_outputs(
-      read, {source_a.seq(), source_a.groups(), source_a.d(), source_a.dtype(), source_b.dtype()}, positions, e);
+  // Each side against the reference first: a dump the expectation does not fit (FoPE's heads, …) is refused as the
+  // check refuses it.
   diff.a = check_source(source_a, 0, positions, e);
   diff.b = check_source(source_b, 0, positions, e);
+  diff.between = compare_outputs(
+      read, {source_a.seq(), source_a.groups(), source_a.heads(), source_a.d(), source_a.dtype(), source_b.dtype()},
+      positions, e);
   const Eigen::VectorXd& ra = diff.a.comparison.position_ratio;
   const Eigen::VectorXd& rb = diff.b.comparison.position_ratio;
   const Eigen::VectorXd& rab = diff.between.position_ratio;

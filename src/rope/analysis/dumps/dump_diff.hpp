@@ -11,7 +11,14 @@
 ///
 /// with ε_T the larger epsilon of the two dumps' types, m the position's largest component (for M-RoPE an
 /// upper bound of each pair's |p_a(i)|), the pair x of the dump before RoPE taken in the expected layout; an
-/// unrotated channel within 2·κ·ε_T·|x|.
+/// unrotated channel within 2·κ·ε_T·|x|. FoPE (models/fope.hpp (F2)–(F4)): pair j of a head on key-value head h is a
+/// scaled rotation, and its term is (C1)'s FoPE tolerance of that head's matrix (check_kernel.cpp's, the sum of each
+/// output's):
+///
+///     |y_A − y_B| <= 2 · κ · ‖x‖ · (2·ε_T·(|cos′_j| + |sin′_j|)
+///                                  + Σ_D (|C_cos[h, D, j]| + |C_sin[h, D, j]|)·(ε_A·(1 + c_D·|m|·θ_D) + K·ε_A))   (D2)
+///
+/// and a padded pair (j >= K) 2·κ·‖x‖·2·ε_T·(1 + |sin′|).
 #pragma once
 
 #include <Eigen/Core>
@@ -44,6 +51,7 @@ using DiffReader = std::function<std::array<DumpVectors, 3>(long s0, long s1)>;
 /// The shape of the dumps a DiffReader reads and the types of the two outputs.
 struct DiffGeometry {
   long seq = 0, groups = 0;
+  long heads = 0;  ///< heads per batch row (FoPE's key-value head of each group, (D2)); 0: every group one row's head
   int d = 0;
   DType a_type = DType::F64, b_type = DType::F64;
 };

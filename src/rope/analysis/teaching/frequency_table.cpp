@@ -3,6 +3,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/models/fope.hpp"
 #include "rope/models/rope_float32.hpp"
 #include "rope/models/rope_spec.hpp"
 
@@ -33,6 +34,7 @@ FrequencyTable frequency_table(const FrequenciesRequest& request) {
   }
   if (request.position) t.angle = *request.position * t.theta;
   if (request.float32 && !rr.plain) t.theta_float32 = inv_freq_float32(t.spec).cast<double>();
+  if (t.spec.fope) t.fope_kept = fope_kept_pairs(*t.spec.fope, t.spec.rotary_dim, t.spec.config.base);
   return t;
 }
 

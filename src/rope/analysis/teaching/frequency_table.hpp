@@ -33,6 +33,9 @@ struct FrequencyTable {
   Eigen::VectorXd exponent;             ///< −2i/d of θ_i = base^(−2i/d) (plain RoPE's column)
   Eigen::VectorXd angle;                ///< m·θ_i at the position
   Eigen::VectorXd theta_float32;        ///< HF's float32 θ_i, widened
+  /// FoPE (models/fope.hpp (F1), (F3)): the pairs 0 … K − 1 that keep their θ, whose cos and sin the checkpoint's
+  /// coefficients mix; the pairs from K on are padded and do not rotate. nullopt without FoPE.
+  std::optional<int> fope_kept;
 
   /// Plain RoPE of a head dimension and base: no model, no scaling (ModelRope::plain).
   bool plain() const { return rope.plain; }

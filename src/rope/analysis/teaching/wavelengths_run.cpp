@@ -10,6 +10,7 @@
 #include "rope/core/frequencies.hpp"
 #include "rope/core/types.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/models/fope.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope {
@@ -64,6 +65,7 @@ WavelengthsRun run_wavelengths(const WavelengthsRequest& request) {
       }
     }
     run.warnings = p.warnings;
+    if (rr.spec.fope) run.fope_kept = fope_kept_pairs(*rr.spec.fope, rr.spec.rotary_dim, rr.spec.config.base);
   } else {
     check_dimension(run.dim);
     for (double base : request.bases) {

@@ -41,7 +41,10 @@ struct WavelengthsRun {
   bool scaled_pair = false;        ///< the curves are a model's original and scaled wavelengths
   std::optional<RopeSpec> vision;  ///< a vision tower: each axis its own ladder, (V2)-(V6) of docs/multi-axis.md
   std::vector<Message> warnings;   ///< the scaling method's
-  double sweep_end = 2;            ///< the animation's last position: the largest context, else the longest finite λ
+  /// FoPE (models/fope.hpp): the first K pairs keep their θ (mixed by the coefficients), the others are padded and do
+  /// not rotate; nullopt without FoPE.
+  std::optional<int> fope_kept;
+  double sweep_end = 2;  ///< the animation's last position: the largest context, else the longest finite λ
 };
 
 /// The request's own rules (counts, contexts ≥ 1, one base with a model), before a front end resolves the

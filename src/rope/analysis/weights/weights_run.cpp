@@ -183,7 +183,9 @@ void read_side(WeightSide& side, const WeightFile& w, const std::string& fallbac
     throw InvalidArgument(error_msg("{0}: no config.json beside it says the model (heads, pairing): give one with {1}",
                                     w.path, option_name("config")));
   }
-  const ModelRope rope = resolve_model_rope({"", side.config}, {});
+  RopeOverrides layout_only;
+  layout_only.fope = FopeUse::Theta;  // the layout and the heads alone: FoPE's pairs are rotate_half's (fope.hpp (F4))
+  const ModelRope rope = resolve_model_rope({"", side.config}, layout_only);
   const AttentionShape shape = read_attention_shape(side.config);
   side.model = shape.gguf ? shape.architecture : rope.spec.model_type;
   side.layout = rope.spec.layout;
