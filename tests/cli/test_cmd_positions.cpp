@@ -456,6 +456,17 @@ TEST_F(CmdPositionsVl, OpenPanguSplitsAVideoIntoItsFrames) {
   EXPECT_THAT(zh.out, HasSubstr("图像为 ⌊t · 1⌋，视频按帧拆分（openPangu-VL，(P1)）"));
 }
 
+TEST_F(CmdPositionsVl, ThreeXdropeSectionsAreRefusedWhenRead) {
+  // vLLM stacks [w, h, t] for three sections; rope's reader takes HunyuanVL's four streams alone, so rope positions
+  // never gives four streams where the engine builds three.
+  const std::string config = path("hunyuan_vl_3.json");
+  std::ofstream(config) << R"({"model_type": "hunyuan_vl", "head_dim": 128, "rope_theta": 10000.0,
+      "rope_scaling": {"type": "xdrope", "alpha": 1000.0, "factor": 1.0, "xdrope_section": [16, 24, 24]}})";
+  expect_one_line_error(
+      rope_cli({"positions", "--config", config, "--image", "1x4x4"}), 2,
+      "xdrope_section [16, 24, 24]: HunyuanVL's XD-RoPE reads 4 streams (p, w, h, t), one section each");
+}
+
 struct VlRefusal {
   bool hunyuan;
   std::vector<std::string> args;
