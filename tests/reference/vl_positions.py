@@ -24,7 +24,9 @@ from src/. Each port runs on a token list built as vLLM's processor expands a pr
               (t + s, h + s, w + s); a video frame by frame: (cur, cur + h, cur + w), cur += max(llm_H, llm_W), its end
               token at cur (cur += 1) and the next frame's start token at cur (cur += 1); mrope_position_delta = max + 1 -
               len(input_tokens). Decoding as Qwen-VL's: index + delta on t, h, w (vLLM's MRotaryEmbedding
-              get_next_input_positions, the delta the function returns).
+              get_next_input_positions, the delta the function returns). The same file at
+              e57b02ee77673fcd9ca7f6cc16079494d878a0d1 (iter_mm_grid_thw) gives the same ids for every video and every
+              image of one frame, and asserts an image has one frame: the cases of 2 and 3 frames are 00d1d4c552's.
 
 Writes vl_positions_cases.csv next to itself: case,token,p,w,h,t for HunyuanVL's cases, case,token,,t,h,w (p empty)
 for openPangu-VL's, one row per token, the decode rows after the prefill's.
