@@ -16,6 +16,7 @@
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/mrope_positions.hpp"
+#include "rope/models/xdrope_positions.hpp"
 #include "rope/report/cp_positions_report.hpp"
 
 namespace rope::python {
@@ -61,6 +62,18 @@ void bind_positions(py::module_& m) {
         }
         if (merge_size) rules.spatial_merge_size = *merge_size;
         rules.frame_text = frame_text;
+        if (rules.xdrope) {  // HunyuanVL (X1), (X2): [p, w, h, t] of every token, p the index (no rope_deltas: 0)
+          std::vector<XdropePosition> ids = xdrope_index(segments, rules.spatial_merge_size);
+          const long prefill = static_cast<long>(ids.size());
+          const std::vector<XdropePosition> steps = xdrope_decode(ids.size(), ids.back().segment + 1, decode);
+          ids.insert(ids.end(), steps.begin(), steps.end());
+          py::array_t<long long> out({static_cast<py::ssize_t>(4), static_cast<py::ssize_t>(ids.size())});
+          auto a = out.mutable_unchecked<2>();
+          for (std::size_t k = 0; k < ids.size(); ++k) {
+            for (int s = 0; s < 4; ++s) a(s, static_cast<py::ssize_t>(k)) = ids[k].pwht[static_cast<std::size_t>(s)];
+          }
+          return py::make_tuple(out, 0L, prefill);
+        }
         std::vector<TokenPosition> ids = rope_index(segments, rules);
         const long prefill = static_cast<long>(ids.size());
         const long delta = rope_delta(ids);

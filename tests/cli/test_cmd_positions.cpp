@@ -336,3 +336,193 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
 
 }  // namespace
 }  // namespace rope
+
+namespace rope {
+namespace {
+
+/// A HunyuanVL config (data/configs/hunyuan-vl.json's keys, with a vision_config) and an openPangu-VL one
+/// (data/configs/openpangu-vl.json's keys) in the test's directory; the path printed is replaced by CONFIG.
+class CmdPositionsVl : public test::TempDirTest {
+ protected:
+  std::string hunyuan_config() {
+    const std::string p = path("hunyuan_vl.json");
+    std::ofstream(p) << R"({"model_type": "hunyuan_vl", "hidden_size": 1024, "num_attention_heads": 16,
+        "head_dim": 128, "max_position_embeddings": 32768, "rope_theta": 10000.0, "vision_config":
+        {"spatial_merge_size": 2}, "rope_scaling": {"type": "xdrope", "alpha": 1000.0, "factor": 1.0,
+        "xdrope_section": [16, 16, 16, 16]}})";
+    return p;
+  }
+  std::string pangu_config() {
+    const std::string p = path("openpangu_vl.json");
+    std::ofstream(p) << R"({"model_type": "openpangu_vl_text", "hidden_size": 4096, "num_attention_heads": 32,
+        "head_dim": 128, "max_position_embeddings": 32768, "rope_parameters": {"rope_type": "openpangu",
+        "rope_theta": 5000000.0, "mrope_section": [24, 20, 20], "mrope_interleaved": true}})";
+    return p;
+  }
+  static std::string named(std::string text, const std::string& config) {
+    for (std::size_t at; (at = text.find(config)) != std::string::npos;) text.replace(at, config.size(), "CONFIG");
+    return text;
+  }
+};
+
+TEST_F(CmdPositionsVl, HunyuanVlsFourStreamsInBothLanguages) {
+  // (X1): text 0; the image's start token 1 and an image token 2 at their index; one row of 2 + 1 from 3, the newline
+  // last (w = 2); an image token 6, the end token 7; text 8; the decode token 9 at 9 on every stream (X2).
+  const std::string config = hunyuan_config();
+  const std::vector<std::string> a{"positions", "--config", config, "--text",   "1", "--image",
+                                   "1x2x4",     "--text",   "1",    "--decode", "1"};
+  const Result en = rope_cli(a);
+  ASSERT_EQ(en.code, 0) << en.err;
+  EXPECT_EQ(named(en.out, config),
+            R"(XD-RoPE ids (p, w, h, t) as vLLM's get_xdrope_input_positions builds them (docs/multi-axis.md (X1))
+the rules of CONFIG (HunyuanVL):
+  spatial_merge_size: 2 (vision_config.spatial_merge_size)
+spatial merge size 2; an image is its start token, an image token, H/2 rows of W/2 + 1 tokens
+(the last of each row its newline), an image token and its end token
+sequence: text 1, image 1x2x4 → 1×(2 + 1) + 4 = 7 tokens, text 1; 9 tokens
+an image's start and end tokens are counted in the image, not in --text
+
+  token  segment  kind           p         w         h         t
+      0        0  text           0         0         0         0
+      1        1  image          1         1         1         1
+      2        1  image          2         2         2         2
+      3        1  image          3         0         0         0
+      4        1  image          4         1         0         0
+      5        1  image          5         2         0         0
+      6        1  image          6         6         6         6
+      7        1  image          7         7         7         7
+      8        2  text           8         8         8         8
+      9        3  decode         9         9         9         9
+
+decode token i (i ≥ 9) is at p = w = h = t = i: XD-RoPE is used in prefill only (X2),
+a decode step turns every pair with p alone
+)");
+  std::vector<std::string> z = a;
+  z.insert(z.end(), {"--lang", "zh"});
+  const Result zh = rope_cli(z);
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_EQ(named(zh.out, config),
+            R"(按 vLLM 的 get_xdrope_input_positions 构造的 XD-RoPE 位置编号 (p, w, h, t)（docs/multi-axis.md (X1)）
+CONFIG 的规则（HunyuanVL）：
+  spatial_merge_size: 2(vision_config.spatial_merge_size)
+空间合并尺寸 2；一张图像依次是：它的起始词元、一个图像词元、
+H/2 行每行 W/2 + 1 个词元（每行最后一个是换行词元）、一个图像词元和它的结束词元
+序列：文本 1, 图像 1x2x4 → 1×(2 + 1) + 4 = 7 个词元, 文本 1；共 9 个词元
+图像的起始词元和结束词元计入图像，不计入 --text
+
+   词元     片段  类型           p         w         h         t
+      0        0  文本           0         0         0         0
+      1        1  图像           1         1         1         1
+      2        1  图像           2         2         2         2
+      3        1  图像           3         0         0         0
+      4        1  图像           4         1         0         0
+      5        1  图像           5         2         0         0
+      6        1  图像           6         6         6         6
+      7        1  图像           7         7         7         7
+      8        2  文本           8         8         8         8
+      9        3  解码           9         9         9         9
+
+解码词元 i（i ≥ 9）位于 p = w = h = t = i：XD-RoPE 只用于预填充 (X2)，
+解码的每一步都只按 p 转动每个维度对
+)");
+  std::vector<std::string> c = a;
+  c.insert(c.end(), {"--csv", "-"});
+  EXPECT_EQ(rope_cli(c).out,
+            "token,segment,kind,p,w,h,t\n0,0,text,0,0,0,0\n1,1,image,1,1,1,1\n2,1,image,2,2,2,2\n3,1,image,3,0,0,0\n"
+            "4,1,image,4,1,0,0\n5,1,image,5,2,0,0\n6,1,image,6,6,6,6\n7,1,image,7,7,7,7\n8,2,text,8,8,8,8\n"
+            "9,3,decode,9,9,9,9\n");
+}
+
+TEST_F(CmdPositionsVl, OpenPanguSplitsAVideoIntoItsFrames) {
+  // (P1): text 0, 1; frame 0 (2 × 2 merged) from 2, its end token at 2 + 2 = 4, the next start at 5, frame 1 from 6.
+  const std::string config = pangu_config();
+  const Result r = rope_cli({"positions", "--config", config, "--text", "2", "--video", "2x4x4", "--text", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(named(r.out, config),
+              HasSubstr("M-RoPE position ids (t, h, w) as vLLM's openPangu-VL code builds them (docs/multi-axis.md "
+                        "(P1))\nthe rules of CONFIG (vLLM's openPangu-VL position ids):\n"
+                        "  spatial_merge_size: 2 (not in the file: assumed, as every Qwen-VL config says; vLLM's "
+                        "openpangu_vl.py reads vision_config.spatial_merge_size without a default)\n"
+                        "  tokens_per_second: 1 (not in the file: vLLM's getattr(vision_config, \"tokens_per_second\", "
+                        "1.0))\nspatial merge size 2; time index ⌊t · 1⌋ for images, video frames split (openPangu-VL, "
+                        "(P1))\n"));
+  EXPECT_THAT(r.out, HasSubstr("      6        1  text           4         4         4\n"));  // frame 0's end token
+  EXPECT_THAT(r.out, HasSubstr("      8        1  video          6         6         6\n"));
+  EXPECT_THAT(r.out, HasSubstr("the next token would start at 9 (the largest id + 1, (Q4))\n"));
+  const Result zh =
+      rope_cli({"positions", "--config", config, "--text", "2", "--video", "2x4x4", "--text", "1", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("按 vLLM 的 openPangu-VL 代码构造的 M-RoPE 位置编号 (t, h, w)"));
+  EXPECT_THAT(zh.out, HasSubstr("图像为 ⌊t · 1⌋，视频按帧拆分（openPangu-VL，(P1)）"));
+}
+
+TEST_F(CmdPositionsVl, ThreeXdropeSectionsAreRefusedWhenRead) {
+  // vLLM stacks [w, h, t] for three sections; rope's reader takes HunyuanVL's four streams alone, so rope positions
+  // never gives four streams where the engine builds three.
+  const std::string config = path("hunyuan_vl_3.json");
+  std::ofstream(config) << R"({"model_type": "hunyuan_vl", "head_dim": 128, "rope_theta": 10000.0,
+      "rope_scaling": {"type": "xdrope", "alpha": 1000.0, "factor": 1.0, "xdrope_section": [16, 24, 24]}})";
+  expect_one_line_error(
+      rope_cli({"positions", "--config", config, "--image", "1x4x4"}), 2,
+      "xdrope_section [16, 24, 24]: HunyuanVL's XD-RoPE reads 4 streams (p, w, h, t), one section each");
+}
+
+struct VlRefusal {
+  bool hunyuan;
+  std::vector<std::string> args;
+  std::string says;
+};
+
+class CmdPositionsVlRefuses : public CmdPositionsVl, public ::testing::WithParamInterface<VlRefusal> {};
+
+TEST_P(CmdPositionsVlRefuses, OneLineNamingTheEnginesCode) {
+  const VlRefusal& c = GetParam();
+  const std::string config = c.hunyuan ? hunyuan_config() : pangu_config();
+  std::vector<std::string> a{"positions", "--config", config};
+  a.insert(a.end(), c.args.begin(), c.args.end());
+  const Result r = rope_cli(a);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(named(r.err, config), "rope: " + c.says + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CmdPositionsVlRefuses,
+    ::testing::Values(
+        VlRefusal{
+            true,
+            {"--text", "1", "--video", "2x4x4"},
+            "--video: HunyuanVL has images alone: vLLM's get_xdrope_input_positions (hunyuan_vision.py) builds no "
+            "video position ids"},
+        VlRefusal{true,
+                  {"--image", "1x4x4", "--tokens-per-second", "2"},
+                  "--tokens-per-second: CONFIG (HunyuanVL) has images alone, with no time scaling and no frames "
+                  "(vLLM's get_xdrope_input_positions in hunyuan_vision.py)"},
+        VlRefusal{true,
+                  {"--image", "1x4x4", "--frame-text", "2"},
+                  "--frame-text: CONFIG (HunyuanVL) has images alone, with no time scaling and no frames (vLLM's "
+                  "get_xdrope_input_positions in hunyuan_vision.py)"},
+        VlRefusal{true,
+                  {"--image", "1x4x4", "--second-per-grid", "2"},
+                  "--second-per-grid: CONFIG (HunyuanVL) has no seconds per grid: its position ids read no video time"},
+        VlRefusal{true,
+                  {"--image", "2x4x4"},
+                  "image grid 2x4x4: a HunyuanVL image is one frame, T = 1 (vLLM's get_xdrope_input_positions reads "
+                  "H and W alone)"},
+        VlRefusal{true,
+                  {"--image", "1x4x6", "--merge-size", "4"},
+                  "image grid 1x4x6: width 6 is not divisible by the spatial merge size 4"},
+        VlRefusal{true,
+                  {"--text", "999999", "--image", "1x2x2"},
+                  "the sequence has 1000005 tokens up to its segment 2, more than the limit of 1000000"},
+        VlRefusal{false,
+                  {"--video", "2x4x4", "--frame-text", "2"},
+                  "--frame-text: CONFIG (openPangu-VL) splits a video into its frames with two tokens between two "
+                  "frames (a frame's end, the next one's start) and none before the first: nothing to give"},
+        VlRefusal{false,
+                  {"--video", "2x4x4", "--second-per-grid", "2"},
+                  "--second-per-grid: CONFIG (openPangu-VL) has no seconds per grid: its position ids read no video "
+                  "time"}),
+    [](const auto& info) { return "case" + std::to_string(info.index); });
+
+}  // namespace
+}  // namespace rope

@@ -100,3 +100,21 @@ def test_positions_refuse_a_bad_segment():
         rope.mrope_positions([("audio", 3)])
     with pytest.raises(ValueError, match="image"):
         rope.mrope_positions([("text", 2), ("image", (1, 3, 4))])  # 3 rows do not merge by 2
+
+
+@pytest.mark.parametrize("config, streams, video", [("hunyuan-vl.json", "pwht", False),
+                                                    ("openpangu-vl.json", "thw", True)])
+def test_vl_positions_are_rope_positions(rope_exe, root, config, streams, video):
+    """HunyuanVL's four streams (p, w, h, t; no rope_deltas) and openPangu-VL's ids (a video split into its frames):
+    rope.mrope_positions with their configs gives what `rope positions --config` prints (docs/multi-axis.md (X1),
+    (P1))."""
+    path = f"{root}/data/configs/{config}"
+    segments = [("text", 2), ("image", (1, 4, 6)), ("text", 1)] + ([("video", (2, 4, 4))] if video else [])
+    ids, delta = rope.mrope_positions(segments, path, decode=2)
+    args = ["--text", "2", "--image", "1x4x6", "--text", "1"] + (["--video", "2x4x4"] if video else [])
+    run = subprocess.run([rope_exe, "positions", "--config", path, *args, "--decode", "2", "--csv", "-"],
+                         capture_output=True, text=True, check=True)
+    rows = list(csv.DictReader(io.StringIO(run.stdout)))
+    assert ids.tolist() == [[int(r[a]) for r in rows] for a in streams]
+    if not video:
+        assert delta == 0 and ids[1, 4] == 0 and ids[1, 7] == 3  # the first row from index 4, its newline column 3

@@ -617,7 +617,9 @@ def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_siz
     for Qwen2-VL's (merge size 2, time index = frame index); ``merge_size`` overrides the merge size. ``decode``
     steps after the prefill sit at index + rope_deltas on every axis. Returns ``(position_ids, rope_deltas)``:
     int64 ``[3, tokens + decode]`` (HF's ``position_ids[:, 0]``) and rope_deltas (max id + 1 − the prefill's
-    length)."""
+    length). An openPangu-VL spec (rope_type openpangu) follows vLLM's openpangu_vl.py (docs/multi-axis.md (P1));
+    a HunyuanVL spec (model_type hunyuan_vl) gives its four streams ``[4, tokens + decode]`` (p, w, h, t, as vLLM's
+    get_xdrope_input_positions; an image counts its start and end tokens, (X1)) and rope_deltas 0."""
     given = []
     for segment in segments:
         if not isinstance(segment, (tuple, list)) or len(segment) != 2 or segment[0] not in ("text", "image", "video"):

@@ -89,8 +89,8 @@ SequencePositions sequence_positions_of(const ModelExtras& model, const std::str
   if (!model.sequence_positions_error.empty()) throw InvalidArgument(model.sequence_positions_error);
   throw InvalidArgument(error_msg(
       "{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
-      "Qwen2.5-VL and Qwen3-VL and sglang's Bailing rule (model_type qwen2_vl, qwen2_5_vl, qwen3_vl, "
-      "bailing_moe_v3_vl; {2} without a model)",
+      "Qwen2.5-VL and Qwen3-VL, sglang's Bailing rule and vLLM's openPangu-VL and HunyuanVL code (model_type "
+      "qwen2_vl, qwen2_5_vl, qwen3_vl, bailing_moe_v3_vl, hunyuan_vl, or rope_type openpangu; {2} without a model)",
       name, model_type, option_name("bailing")));
 }
 

@@ -135,6 +135,7 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
       if (s.kind == SegmentKind::Video && rules.frame_text)
         total += static_cast<double>(s.grid[0]) * static_cast<double>(*rules.frame_text);
+      if (s.kind == SegmentKind::Video && rules.pangu) total += 2 * static_cast<double>(s.grid[0] - 1);
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
       throw InvalidArgument(error_msg("the sequence has {0} tokens up to its segment {1}, more than the limit of {2}",
@@ -145,6 +146,13 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   std::vector<std::pair<Segment, int>> blocks;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const Segment& s = segments[i];
+    if (s.kind == SegmentKind::Video && rules.pangu) {  // (P1): a frame's end and the next one's start between frames
+      for (long t = 0; t < s.grid[0]; ++t) {
+        if (t > 0) blocks.emplace_back(Segment{SegmentKind::Text, 2, {}}, static_cast<int>(i));
+        blocks.emplace_back(Segment{SegmentKind::Video, 0, {1, s.grid[1], s.grid[2]}}, static_cast<int>(i));
+      }
+      continue;
+    }
     if (s.kind != SegmentKind::Video || !rules.frame_text) {
       blocks.emplace_back(s, static_cast<int>(i));
       continue;
@@ -178,7 +186,10 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       // (Q3) as HF's tensors compute it: arange(t) (int64) times second_per_grid_t (a float32 tensor from the
       // processor, or a Python float, which torch also multiplies in float32), times tokens_per_second, each
       // product rounded to float32, then .long(). In float64 ⌊3 · 0.7 · 10⌋ would be 20; HF gets 21.
-      const float step = s.kind == SegmentKind::Image ? 0.0f : static_cast<float>(rules.second_per_grid);
+      // openPangu-VL (P1): an image's frame t at ⌊t · 1 · tokens_per_second⌋ (its video frames are blocks of one).
+      const float step = rules.pangu                    ? 1.0f
+                         : s.kind == SegmentKind::Image ? 0.0f
+                                                        : static_cast<float>(rules.second_per_grid);
       for (long t = 0; t < frames; ++t) {
         const long tau = rules.tokens_per_second ? static_cast<long>(static_cast<float>(static_cast<float>(t) * step) *
                                                                      static_cast<float>(*rules.tokens_per_second))

@@ -21,6 +21,10 @@
 ///     (τ, τ + h − ⌊(H/m − 1)/2⌋, τ + w − ⌊(W/m − 1)/2⌋): height and width centred on the merged grid, on top of
 ///     the time id (they may be negative); the next block starts at the largest TIME id + 1, and
 ///     δ = max(time ids) + 1 − L (use_interleaved_frame_timestamp splits a video into frames as (Q3'))   (B1)
+///   - openPangu-VL (vLLM vllm/model_executor/models/openpangu_vl.py @ 00d1d4c552, get_mrope_input_positions): text
+///     as (Q1), an image as (Q2) with τ(t) = ⌊t · tokens_per_second⌋, a video frame by frame: frame f at the block
+///     start s_f as (Q2) with τ = 0, then its end token at s_f + max(H/m, W/m) and the next frame's start token one
+///     after, the next frame at s_f + max(H/m, W/m) + 2; δ as (Q5)                                        (P1)
 /// The vision start/end tokens around an image are ordinary text tokens: count them in --text.
 #pragma once
 
@@ -70,6 +74,13 @@ struct PositionRules {
   std::optional<long> frame_text;
   /// Bailing's rule (B1) instead of (Q2)-(Q4); no time scaling (tokens_per_second must be unset).
   bool bailing = false;
+  /// openPangu-VL (vLLM openpangu_vl.py @ 00d1d4c552, get_mrope_input_positions; docs/multi-axis.md (P1)): an image's
+  /// frame t at time ⌊t · tokens_per_second⌋ (float32; tokens_per_second from vision_config, 1 by default), a video
+  /// split into its frames, each a 1 × H × W block, two tokens (the frame's end, the next one's start) between two
+  /// frames and none before the first or after the last; no time scaling of a video.
+  bool pangu = false;
+  /// HunyuanVL's four streams (models/xdrope_positions.hpp, (X1)): built by xdrope_index, not rope_index.
+  bool xdrope = false;
 };
 
 struct TokenPosition {

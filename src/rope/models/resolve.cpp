@@ -344,6 +344,19 @@ std::optional<Message> patch_outside_grid(const ModelRope& r, const AxisPosition
 SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given,
                                          bool frame_text_given) {
   SequencePositions s = sequence_positions_of(model);
+  // HunyuanVL (X1): images alone; its video is refused by xdrope_index. openPangu-VL (P1): its frames are fixed.
+  if (s.rules.xdrope && (tokens_per_second_given || frame_text_given)) {
+    throw InvalidArgument(error_msg(
+        "{0}: {1} ({2}) has images alone, with no time scaling and no frames (vLLM's "
+        "get_xdrope_input_positions in hunyuan_vision.py)",
+        option_name(tokens_per_second_given ? "tokens_per_second" : "frame_text"), model.spec.name, s.family));
+  }
+  if (s.rules.pangu && frame_text_given) {
+    throw InvalidArgument(
+        error_msg("{0}: {1} ({2}) splits a video into its frames with two tokens between two frames "
+                  "(a frame's end, the next one's start) and none before the first: nothing to give",
+                  option_name("frame_text"), model.spec.name, s.family));
+  }
   if (tokens_per_second_given && !s.rules.tokens_per_second) {
     throw InvalidArgument(
         s.frames_with_timestamps

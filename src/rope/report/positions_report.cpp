@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/io/csv.hpp"
+#include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/report/text.hpp"
@@ -43,8 +44,17 @@ Value positions_value(const PositionsRun& run) {
   r["second_per_grid"] = rules.second_per_grid;
   r["frame_text"] = rules.frame_text;
   r["bailing"] = rules.bailing;
+  r["pangu"] = rules.pangu;
+  r["xdrope"] = rules.xdrope;
   v["rules"] = r;
   Value tokens = Value::array();
+  for (const XdropePosition& p : run.streams) {  // HunyuanVL (X1): p, w, h, t
+    Value one = Value::object();
+    one["segment"] = p.segment;
+    one["kind"] = std::string(to_string(p.kind));
+    for (int k = 0; k < 4; ++k) one[std::string(xdrope_letter(k))] = p.pwht[static_cast<std::size_t>(k)];
+    tokens.push_back(one);
+  }
   for (const TokenPosition& p : run.ids) {
     Value one = Value::object();
     one["segment"] = p.segment;
@@ -56,11 +66,20 @@ Value positions_value(const PositionsRun& run) {
   }
   v["tokens"] = tokens;
   v["prefill"] = run.prefill;
-  v["rope_delta"] = run.delta;
+  v["rope_delta"] = rules.xdrope ? Value() : Value(run.delta);  // p is the index: no rope_deltas (X2)
   return v;
 }
 
 std::string positions_csv(const PositionsRun& run) {
+  if (run.rules.xdrope) {
+    std::string csv = "token,segment,kind,p,w,h,t\n";
+    for (std::size_t k = 0; k < run.streams.size(); ++k) {
+      const XdropePosition& p = run.streams[k];
+      csv += fmt::format("{},{},{},{},{},{},{}\n", k, p.segment, to_string(p.kind), p.pwht[0], p.pwht[1], p.pwht[2],
+                         p.pwht[3]);
+    }
+    return csv;
+  }
   std::string csv = "token,segment,kind,t,h,w\n";
   for (std::size_t k = 0; k < run.ids.size(); ++k) {
     const TokenPosition& p = run.ids[k];
@@ -69,15 +88,71 @@ std::string positions_csv(const PositionsRun& run) {
   return csv;
 }
 
+namespace {
+
+/// HunyuanVL's four streams (X1), (X2): the rules, the sequence, the table, where the next token is.
+void print_xdrope_positions(std::ostream& out, const PositionsRun& run, const Text& t) {
+  const long merge = run.rules.spatial_merge_size;
+  out << t.tr("XD-RoPE ids (p, w, h, t) as vLLM's get_xdrope_input_positions builds them (docs/multi-axis.md (X1))\n");
+  out << t.tr("the rules of {0} (HunyuanVL):\n", run.request.model->spec.name);
+  for (const Message& m : run.origin) out << "  " << m.in(t.lang()) << '\n';
+  out << t.tr(
+      "spatial merge size {0}; an image is its start token, an image token, H/{0} rows of W/{0} + 1 tokens\n"
+      "(the last of each row its newline), an image token and its end token\n",
+      merge);
+  std::string list;
+  for (const Segment& s : run.request.segments) {
+    const std::string name = segment_name(s.kind).in(t.lang());
+    list += list.empty() ? "" : ", ";
+    if (s.kind == SegmentKind::Text) {
+      list += fmt::format("{} {}", name, s.tokens);
+    } else {
+      const long tokens = xdrope_image_tokens(s.grid, merge);
+      // TRANSLATORS: an image, its grid t×h×w and its tokens: "image 1x4x6 → 2×(3 + 1) + 4 = 12 tokens"; {7} is the
+      // English word "token" or "tokens", empty under zh.
+      list += t.tr("{0} {1}x{2}x{3} → {4}×({5} + 1) + 4 = {6} {7}", name, s.grid[0], s.grid[1], s.grid[2],
+                   s.grid[1] / merge, s.grid[2] / merge, tokens, positions_tokens_word(tokens, t));
+    }
+  }
+  out << t.tr("sequence: {0}; {1} {2}\n", list, run.prefill, positions_tokens_word(static_cast<long>(run.prefill), t));
+  out << t.tr("an image's start and end tokens are counted in the image, not in {0}\n\n", option_name("text"));
+  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"), t.tr("kind"),
+                     "p", "w", "h", "t");
+  for (std::size_t k = 0; k < run.streams.size() && k < kMaxPrintedPositions; ++k) {
+    const XdropePosition& p = run.streams[k];
+    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}  {:>8}\n", k, p.segment,
+                       segment_name(p.kind).in(t.lang()), p.pwht[0], p.pwht[1], p.pwht[2], p.pwht[3]);
+  }
+  if (run.streams.size() > kMaxPrintedPositions) {
+    out << t.tr("… {0} more rows: write them all with {1} FILE\n", run.streams.size() - kMaxPrintedPositions,
+                option_name("csv"));
+  }
+  out << (run.request.decode
+              ? t.tr("\ndecode token i (i ≥ {0}) is at p = w = h = t = i: XD-RoPE is used in prefill only (X2),\n"
+                     "a decode step turns every pair with p alone\n",
+                     run.prefill)
+              : t.tr("\nthe next token would be at p = {0}: p is the token's index, no rope_deltas (X2)\n",
+                     run.prefill));
+}
+
+}  // namespace
+
 void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) {
+  if (run.rules.xdrope) {
+    print_xdrope_positions(out, run, t);
+    return;
+  }
   const PositionRules& rules = run.rules;
   const std::optional<ModelRope>& model = run.request.model;
   out << (rules.bailing ? t.tr("M-RoPE position ids (t, h, w) as sglang's Bailing (Ling/Ming) rule builds them "
                                "(docs/multi-axis.md (B1))\n")
+          : rules.pangu ? t.tr("M-RoPE position ids (t, h, w) as vLLM's openPangu-VL code builds them "
+                               "(docs/multi-axis.md (P1))\n")
                         : t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md "
                                "(Q1)-(Q4))\n"));
   if (model) {
     out << (rules.bailing ? t.tr("the rules of {0} (sglang's Bailing position ids):\n", model->spec.name)
+            : rules.pangu ? t.tr("the rules of {0} (vLLM's openPangu-VL position ids):\n", model->spec.name)
                           : t.tr("the rules of {0} ({1} get_rope_index):\n", model->spec.name,
                                  sequence_positions_of(*model).family));
     for (const Message& m : run.origin) out << "  " << m.in(t.lang()) << '\n';
@@ -93,6 +168,8 @@ void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) 
                                                *rules.frame_text)
                                         : t.tr("2 · frame index from the block's start, height and width centred on "
                                                "the grid plus the time id (Bailing, (B1))"))
+      : rules.pangu ? t.tr("⌊t · {0}⌋ for images, video frames split (openPangu-VL, (P1))",
+                           format_number(rules.tokens_per_second.value_or(1.0)))
       : rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
                                        format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
       : rules.frame_text ? t.tr("= its block's start, each video frame a block after {0} text tokens (Qwen3-VL, (Q3'))",
@@ -133,6 +210,30 @@ void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) 
 }
 
 plot::Figure positions_figure(const PositionsRun& run, const Text& t) {
+  if (run.rules.xdrope) {  // the four streams against the token index
+    plot::Figure fig;
+    fig.title = t.tr("XD-RoPE position ids per token (vLLM get_xdrope_input_positions)");
+    fig.xlabel = t.tr("token index in the sequence");
+    fig.ylabel = t.tr("position id");
+    const auto n = static_cast<Eigen::Index>(run.streams.size());
+    Eigen::VectorXd x(n);
+    for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
+    const double point_size[] = {2.4, 1.8, 1.2, 0.6};  // p largest: equal ids show as rings
+    for (int a = 0; a < 4; ++a) {
+      plot::Series s;
+      s.label = std::string(xdrope_letter(a));
+      s.x = x;
+      s.y.resize(n);
+      for (Eigen::Index k = 0; k < n; ++k)
+        s.y[k] = static_cast<double>(run.streams[static_cast<std::size_t>(k)].pwht[static_cast<std::size_t>(a)]);
+      s.color = a;
+      s.points = true;
+      s.line_width = 2.5 * point_size[a];
+      fig.series.push_back(s);
+    }
+    fig.key = plot::Figure::Key::TopLeft;
+    return fig;
+  }
   const std::vector<TokenPosition>& ids = run.ids;
   plot::Figure fig;
   fig.title = t.tr("M-RoPE position ids per token (HF get_rope_index)");

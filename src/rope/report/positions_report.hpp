@@ -1,7 +1,8 @@
 /// @file
 /// The printers of `rope positions` (M-RoPE, analysis/teaching/positions_run.hpp): the text (the rules, the
 /// sequence, the table of ids, rope_deltas), the CSV (token, segment, kind, t, h, w of every token), the value and
-/// the figure: the three ids against the token index.
+/// the figure: the three ids against the token index; under HunyuanVL (rules.xdrope) the four streams p, w, h, t in
+/// their place, and no rope_deltas (docs/multi-axis.md (X1), (X2)).
 #pragma once
 
 #include <ostream>
@@ -17,10 +18,11 @@ namespace rope {
 class Text;
 
 /// model (null without one), origin [English], rules {spatial_merge_size, tokens_per_second, second_per_grid,
-/// frame_text, bailing}, tokens [{segment, kind, t, h, w}], prefill, rope_delta.
+/// frame_text, bailing, pangu, xdrope}, tokens [{segment, kind, t, h, w}] ({segment, kind, p, w, h, t} under
+/// xdrope), prefill, rope_delta (null under xdrope).
 Value positions_value(const PositionsRun& run);
 
-/// token,segment,kind,t,h,w: every token.
+/// token,segment,kind,t,h,w (token,segment,kind,p,w,h,t under xdrope): every token.
 std::string positions_csv(const PositionsRun& run);
 
 /// The rules, the sequence, at most kMaxPrintedPositions rows, where the next token starts.

@@ -36,6 +36,11 @@ void positions_rules(const PositionsRequest& q, PositionsRun& run) {
   }
   if (!q.model || q.merge_size) rules.spatial_merge_size = q.merge_size.value_or(2);
   if (q.tokens_per_second) rules.tokens_per_second = q.tokens_per_second;
+  if (q.second_per_grid && (rules.xdrope || rules.pangu)) {
+    throw InvalidArgument(error_msg("{0}: {1} ({2}) has no seconds per grid: its position ids read no video time",
+                                    option_name("second_per_grid"), q.model->spec.name,
+                                    sequence_positions_of(*q.model).family));
+  }
   if (q.second_per_grid && !rules.tokens_per_second) {
     throw InvalidArgument(error_msg("{0} scales video time (Qwen2.5-VL): give it with {1}",
                                     option_name("second_per_grid"), option_name("tokens_per_second")));
@@ -52,6 +57,15 @@ PositionsRun run_positions(const PositionsRequest& request) {
   run.request = request;
   positions_rules(request, run);
   try {
+    if (run.rules.xdrope) {  // (X1), (X2): p is the index, no rope_deltas
+      run.streams = xdrope_index(request.segments, run.rules.spatial_merge_size);
+      run.prefill = run.streams.size();
+      if (request.decode) {
+        const auto decoded = xdrope_decode(run.prefill, run.streams.back().segment + 1, *request.decode);
+        run.streams.insert(run.streams.end(), decoded.begin(), decoded.end());
+      }
+      return run;
+    }
     run.ids = rope_index(request.segments, run.rules);
   } catch (const InvalidQuantity& e) {
     // A config's values are checked when it is read, so a rule out of range here is one the request typed.

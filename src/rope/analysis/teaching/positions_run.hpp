@@ -1,7 +1,8 @@
 /// @file
 /// `rope positions` (M-RoPE) as one call (the report pattern of check_run.hpp): the position ids (t, h, w) of a
-/// text + image + video sequence as HF's get_rope_index builds them, docs/multi-axis.md (Q1)–(Q5), or sglang's
-/// Bailing rule (B1); the rules a model's vision_config gives, with what the request types over them. (The
+/// text + image + video sequence as HF's get_rope_index builds them, docs/multi-axis.md (Q1)–(Q5), sglang's
+/// Bailing rule (B1) or vLLM's openPangu-VL rule (P1), or HunyuanVL's four streams (p, w, h, t) as vLLM builds them
+/// (X1), (X2); the rules a model's vision_config gives, with what the request types over them. (The
 /// context-parallel positions are analysis/dumps/cp_positions.hpp.)
 #pragma once
 
@@ -12,6 +13,7 @@
 #include "rope/core/message.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/resolve.hpp"
+#include "rope/models/xdrope_positions.hpp"
 
 namespace rope {
 
@@ -32,11 +34,12 @@ struct PositionsRequest {
 
 struct PositionsRun {
   PositionsRequest request;
-  PositionRules rules;             ///< the rules applied
-  std::vector<Message> origin;     ///< with a model: where each rule came from
-  std::vector<TokenPosition> ids;  ///< the prefill's tokens, then the decoded ones
-  std::size_t prefill = 0;         ///< the prefill's tokens
-  long delta = 0;                  ///< rope_deltas of the prefill (Q5), (B1)
+  PositionRules rules;                  ///< the rules applied
+  std::vector<Message> origin;          ///< with a model: where each rule came from
+  std::vector<TokenPosition> ids;       ///< the prefill's tokens, then the decoded ones (empty under rules.xdrope)
+  std::vector<XdropePosition> streams;  ///< HunyuanVL (rules.xdrope): the four streams of every token, as ids
+  std::size_t prefill = 0;              ///< the prefill's tokens
+  long delta = 0;                       ///< rope_deltas of the prefill (Q5), (B1)
 };
 
 /// @throws InvalidArgument for second_per_grid without tokens_per_second, a model without position rules or

@@ -15,13 +15,21 @@
 //     bailing_mrope.py @ 3176746068, bailing_3drope_get_input_positions_tensor): vision_config.spatial_merge_size
 //     (read without a default there: 2 assumed when absent, said so), and the language model's
 //     use_interleaved_frame_timestamp (default False) splitting a video into frames as Qwen3-VL does; rule (B1).
+//   openPangu-VL (a config whose rope_type is openpangu; vLLM vllm/model_executor/models/openpangu_vl.py @ 00d1d4c552,
+//     get_mrope_input_positions): vision_config.spatial_merge_size (read without a default: 2 assumed when absent,
+//     said so) and getattr(vision_config, "tokens_per_second", 1.0); rule (P1).
+//   HunyuanVL (model_type hunyuan_vl; vLLM vllm/model_executor/models/hunyuan_vision.py @ 1c1b86e166,
+//     get_xdrope_input_positions): vision_config.spatial_merge_size (HunYuanVLVisionConfig default 2, HF
+//     modular_hunyuan_vl.py @ 17963211f4); the four streams (X1).
 
 namespace rope::detail {
 
 void ConfigParser::read_sequence_positions() {
   const auto type = r_.string(doc_, "", "model_type").value_or("");
   const bool bailing = type == "bailing_moe_v3_vl";
-  if (type != "qwen2_vl" && type != "qwen2_5_vl" && type != "qwen3_vl" && !bailing) return;
+  const bool pangu = m_.mrope && m_.mrope->order == SectionOrder::PanguGreedy;
+  const bool xdrope = type == "hunyuan_vl";
+  if (type != "qwen2_vl" && type != "qwen2_5_vl" && type != "qwen3_vl" && !bailing && !pangu && !xdrope) return;
   try {
     const json* v = r_.object(doc_, "", "vision_config");
     SequencePositions s;
@@ -34,7 +42,12 @@ void ConfigParser::read_sequence_positions() {
       r_.fail("vision_config.spatial_merge_size", fmt::format("must be at most {}, got {}", kMaxMergeSize, *merge));
     }
     s.rules.spatial_merge_size = merge.value_or(2);
-    if (bailing && !merge) {
+    if (pangu && !merge) {
+      s.origin.push_back(
+          msg("{0}: {1} (not in the file: assumed, as every Qwen-VL config says; vLLM's openpangu_vl.py reads "
+              "vision_config.{0} without a default)",
+              "spatial_merge_size", s.rules.spatial_merge_size));
+    } else if (bailing && !merge) {
       s.origin.push_back(
           msg("{0}: {1} (not in the file: assumed, as every Qwen-VL config says; sglang reads "
               "vision_config.{0} without a default)",
@@ -47,6 +60,27 @@ void ConfigParser::read_sequence_positions() {
       const auto frames = r_.boolean(*cfg_, prefix_, "use_interleaved_frame_timestamp");
       s.frames_with_timestamps = frames.value_or(false);
       s.family = "Bailing";
+      m_.sequence_positions = s;
+      return;
+    }
+    if (xdrope) {
+      s.rules.xdrope = true;
+      s.family = "HunyuanVL";
+      m_.sequence_positions = s;
+      return;
+    }
+    if (pangu) {
+      const auto tps = v ? r_.positive(*v, "vision_config", "tokens_per_second") : std::nullopt;
+      if (tps && *tps > kMaxTimeScale) {
+        r_.fail("vision_config.tokens_per_second",
+                fmt::format("must be at most {:g}, got {}", kMaxTimeScale, num(*tps)));
+      }
+      s.rules.pangu = true;
+      s.rules.tokens_per_second = tps.value_or(1.0);
+      s.origin.push_back(tps ? msg("{0}: {1} (vision_config.{2})", "tokens_per_second", num(*tps), "tokens_per_second")
+                             : msg("{0}: {1} (not in the file: vLLM's getattr(vision_config, \"{0}\", 1.0))",
+                                   "tokens_per_second", num(1.0)));
+      s.family = "openPangu-VL";
       m_.sequence_positions = s;
       return;
     }
