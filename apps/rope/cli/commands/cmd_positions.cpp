@@ -1,5 +1,6 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
-// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4) (analysis/teaching/positions_run.hpp, its report
+// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4), openPangu-VL's (P1) and HunyuanVL's four XD-RoPE
+// streams (X1)-(X2) as vLLM's model files build them (analysis/teaching/positions_run.hpp, its report
 // report/positions_report.hpp); with --cp-size, the positions one rank of a
 // context-parallel run holds (analysis/dumps/cp_positions.hpp, on the report layer: report/cp_positions_report.hpp).
 #include <CLI/CLI.hpp>
@@ -32,7 +33,7 @@ namespace rope::cli {
 
 struct PositionsOptions {
   std::vector<std::string> text, image, video;  ///< as typed; their order comes from CLI11's parse order
-  std::string model, config;                    ///< a Qwen-VL model whose vision_config gives the rules
+  std::string model, config;                    ///< a vision-language model whose config gives the rules
   long merge_size = 2;
   std::optional<double> tokens_per_second;
   std::optional<double> second_per_grid;
@@ -146,7 +147,8 @@ Command add_positions_command(CLI::App& app) {
   auto opt = std::make_shared<PositionsOptions>();
   CLI::App* sub = app.add_subcommand(
       "positions",
-      "M-RoPE position ids (t, h, w) of a text + image + video sequence, or one context-parallel rank's positions");
+      "the position ids of a text + image + video sequence (M-RoPE's t, h, w; HunyuanVL's p, w, h, t), "
+      "or one context-parallel rank's positions");
   opt->app = sub;
   opt->text_option = sub->add_option("--text", opt->text, "N text tokens (repeatable; segments keep their order)")
                          ->type_name("INT")
@@ -164,9 +166,12 @@ Command add_positions_command(CLI::App& app) {
                           ->expected(1)
                           ->allow_extra_args(false)
                           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--model", opt->model, "the rules of a Qwen-VL preset's vision_config (rope inspect --list)")
+  sub->add_option("--model", opt->model, "the position rules of a vision-language preset (rope inspect --list)")
       ->type_name("NAME");
-  sub->add_option("--config", opt->config, "the rules of a Qwen-VL config.json's vision_config")->type_name("FILE");
+  sub->add_option(
+         "--config", opt->config,
+         "the position rules of a vision-language config.json (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, openPangu-VL, HunyuanVL)")
+      ->type_name("FILE");
   opt->merge_option = add_long_option(*sub, "--merge-size", opt->merge_size,
                                       "spatial_merge_size: patches merged per side into one token (over the model's)");
   add_real_option(
