@@ -33,8 +33,12 @@ OUT_DIR/vllm/q_rope_f64.npy). Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT
 coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit, the variant named, the
 key-value heads whose cos and sin differ and rope check's arguments, and the diffs (two outputs of the same query,
 which is right, the variant named).
+rope apply and rope matrix (--coefficients, --kv-head): OUT_DIR/apply.json, a vector of key-value head 2 at position
+4101 rotated by (F2)–(F4) in float64 with the checkpoint's coefficients, the head's tables, R_m (apply_matrix.npy) and
+the largest |R_Mᵀ R_N − R_(N−M)| for M = 3, N = 4101.
 Usage: fope.py OUT_DIR
-       fope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
+       fope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify", and the coefficients
+                                        of docs/multi-axis.md's apply and matrix example, fope_tiny.safetensors)
 """
 import json
 import math
@@ -142,6 +146,55 @@ def config(num_inv_freq, sep_head):
             "text_config": text}
 
 
+def scaled_rotation(x, cos_half, sin_half):
+    """(F4) as vLLM's forward_native computes it, in float64: x · cat(cos, cos) + rotate_neox(x) · cat(sin, sin)."""
+    return x * np.concatenate([cos_half, cos_half]) + rotate_neox(x) * np.concatenate([sin_half, sin_half])
+
+
+def head_tables(position, cos_coef, sin_coef, kv_head, kept):
+    """_compute_cos_sin_cache of one key-value head at one position, in float64 (θ_i = base^(−2i/d) in float64, the
+    checkpoint's float32 coefficients widened), padded as vLLM @ 151a2c744a pads (cos 1, sin 0)."""
+    theta = BASE ** (-np.arange(0, D, 2, dtype=np.float64) / D)
+    freqs = position * theta[:kept]
+    cos = np.cos(freqs) @ cos_coef[kv_head].astype(np.float64)
+    sin = np.sin(freqs) @ sin_coef[kv_head].astype(np.float64)
+    pad = D // 2 - kept
+    return np.concatenate([cos, np.ones(pad)]), np.concatenate([sin, np.zeros(pad)])
+
+
+def linear_map(cos_half, sin_half):
+    """The matrix of scaled_rotation, column c the image of the unit vector e_c (rope matrix's R_m)."""
+    return np.stack([scaled_rotation(e, cos_half, sin_half) for e in np.eye(D)], axis=1)
+
+
+def write_apply_case(out, cos_coef, sin_coef, kept):
+    """rope apply and rope matrix with --coefficients (issue 67 item 1): one vector of key-value head 2 at one
+    position, rotated by (F2)–(F4) in float64, the head's cos′, sin′, |ζ| and arg ζ per pair, R_m, and for two
+    positions M, N the largest |R_Mᵀ R_N − R_(N−M)| (FoPE's blocks are scaled: no relative property)."""
+    rng = np.random.default_rng(67_3)
+    kv_head, m, rel_m, rel_n = 2, 4101, 3, 4101
+    x = rng.standard_normal(D)
+    cos, sin = head_tables(m, cos_coef, sin_coef, kv_head, kept)
+    r_m = linear_map(cos, sin)
+    r_a = linear_map(*head_tables(rel_m, cos_coef, sin_coef, kv_head, kept))
+    r_b = linear_map(*head_tables(rel_n, cos_coef, sin_coef, kv_head, kept))
+    r_ab = linear_map(*head_tables(rel_n - rel_m, cos_coef, sin_coef, kv_head, kept))
+    rel = np.abs(r_a.T @ r_b - r_ab)
+    row, col = np.unravel_index(np.argmax(rel), rel.shape)
+    # Σ_D |C_cos[h, D, j]| + |C_sin[h, D, j]|, the largest over j: how much a float64 angle error can grow in cos′, sin′
+    weight = float(np.max(np.abs(cos_coef[kv_head]).sum(axis=0) + np.abs(sin_coef[kv_head]).sum(axis=0)))
+    np.save(os.path.join(out, "apply_matrix.npy"), r_m)
+    with open(os.path.join(out, "apply_vector.txt"), "w") as f:
+        f.write(",".join(repr(float(v)) for v in x))
+    case = dict(config="checkpoint/config.json", coefficients="checkpoint", kv_head=kv_head, position=m,
+                vector="apply_vector.txt", expected=scaled_rotation(x, cos, sin).tolist(), cos=cos.tolist(),
+                sin=sin.tolist(), scale=np.hypot(cos, sin).tolist(), angle=np.arctan2(sin, cos).tolist(),
+                matrix="apply_matrix.npy", weight=weight,
+                relative=dict(m=rel_m, n=rel_n, max_difference=float(rel[row, col]), row=int(row), column=int(col)))
+    with open(os.path.join(out, "apply.json"), "w") as f:
+        json.dump(case, f)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -166,6 +219,7 @@ def main():
                                                   names["sin"]: "model-00002-of-00002.safetensors"}}, f)
     with open(os.path.join(ckpt, "config.json"), "w") as f:
         json.dump(config(None, True), f)
+    write_apply_case(out, cos_coef, sin_coef, kept)
     q = rng.standard_normal((len(POSITIONS), N_Q, D)).astype(F32)
     k = rng.standard_normal((len(POSITIONS), N_KV, D)).astype(F32)
     hf_q, hf_k = hf_remote_forward(q, k, POSITIONS, inv, cos_coef, sin_coef, D)
@@ -238,6 +292,13 @@ def write_examples(out):
     np.save(os.path.join(out, "fope_k_rope.npy"), vllm_forward(k, cos, sin))
     with open(os.path.join(out, "fope_positions.txt"), "w") as f:
         f.write("".join(f"{p}\n" for p in POSITIONS))
+    # rope apply's and rope matrix's example (docs/multi-axis.md §7, "In the commands"): a FoPE head of 8 channels,
+    # num_inv_freq 2 of its 4 pairs, 2 key-value heads, their coefficients [2, 2, 2] in one .safetensors file (the
+    # config beside it is data/configs/fope-tiny.json).
+    tiny = np.random.default_rng(67_11)
+    write_safetensors(os.path.join(out, "fope_tiny.safetensors"),
+                      {"model.rotary_emb.cos_coef": coefficients(tiny, 2, 2),
+                       "model.rotary_emb.sin_coef": coefficients(tiny, 2, 2)})
 
 
 if __name__ == "__main__":

@@ -54,6 +54,20 @@ Value apply_value(const ApplyRun& run) {
   v["difference"] = r.check.difference;
   v["tolerance"] = r.check.tolerance * r.check.scale;
   v["agree"] = run.agree();
+  if (run.fope) {  // FoPE (analysis/teaching/fope_apply.hpp): the head's scaled rotations, per pair
+    const FopeBlocks& b = *run.fope;
+    Value f = Value::object();
+    f["kv_head"] = run.fope_head->kv_head;
+    f["kv_heads"] = run.fope_head->kv_heads;
+    f["kept"] = b.kept;
+    f["padded"] = static_cast<int>(b.cos.size()) - b.kept;
+    f["cos"] = as_list(b.cos);
+    f["sin"] = as_list(b.sin);
+    f["scale"] = as_list(b.scale);
+    f["angle"] = as_list(b.angle);
+    f["coefficients"] = run.fope_head->coefficients->file;
+    v["fope"] = std::move(f);
+  }
   return v;
 }
 
@@ -70,7 +84,54 @@ std::string apply_csv(const ApplyRun& run) {
   return to_csv(table);
 }
 
+namespace {
+
+/// FoPE's report (docs/multi-axis.md §7 (F2)–(F4)): the head, every pair's cos′, sin′, |ζ| and arg ζ, the three forms.
+void print_apply_fope(std::ostream& out, const ApplyRun& run, const Text& t, const std::optional<int>& digits_asked) {
+  const ModelApply& r = run.apply;
+  const FopeBlocks& b = *run.fope;
+  const FopeHead& head = *run.fope_head;
+  const int digits = digits_asked.value_or(kTableDigits);
+  const auto num = [digits](double v) { return with_digits(v, digits); };
+  const int w = std::min(22, std::max(12, column_width(digits)));
+  const int d = run.rope.spec.rotary_dim, pairs = d / 2;
+  out << t.tr("FoPE at position m = {0}, d = {1}, base = {2}, {3}: key-value head {4} of {5}, coefficients from {6}\n",
+              run.position.text(), d, format_number(run.rope.spec.config.base), model_name(run.rope.spec, t.lang()),
+              head.kv_head, head.kv_heads, head.coefficients->file);
+  out << t.tr(
+      "each pair is a scaled rotation [[cos′, −sin′], [sin′, cos′]] = |ζ|·R(arg ζ), cos′ and sin′ the kept "
+      "frequencies' cos and sin mixed by the head's coefficients (docs/multi-axis.md (F2)–(F4)); pairs {0} … {1} are "
+      "padded (cos′ 1, sin′ 0) and pass through\n",
+      b.kept, pairs - 1);
+  out << '\n';
+  out << fmt::format("{:>5}  {:>10}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}\n", t.tr("pair"), t.tr("channels"), "θ_i",
+                     w, "cos′", w, "sin′", w, t.tr("scale |ζ|"), w, t.tr("angle arg ζ (rad)"), w);
+  for (int j = 0; j < pairs; ++j) {
+    const auto [ca, cb] = spec_pair_channels(r.spec, j);
+    out << fmt::format("{:>5}  {:>10}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}\n", j,
+                       fmt::format("({}, {})", r.offset + ca, r.offset + cb),
+                       j < b.kept ? num(r.frequency[j]) : t.tr("padded"), w, num(b.cos[j]), w, num(b.sin[j]), w,
+                       num(b.scale[j]), w, num(b.angle[j]), w);
+  }
+  out << fmt::format("\n{:<14}x = {}\n", t.tr("input"), join(run.x));
+  out << fmt::format("{:<14}R_m x = {}\n", t.tr("matrix"), join(run.by_matrix, digits));
+  out << fmt::format("{:<14}x ⊙ cos′ + rot(x) ⊙ sin′ = {}\n", t.tr("element-wise"), join(run.by_elementwise, digits));
+  out << fmt::format("{:<14}ζ_j·(x_a + i·x_b) = {}\n", t.tr("complex"), join(run.by_complex, digits));
+  const std::vector<std::string> shown =
+      compared({r.check.difference, r.check.tolerance * r.check.scale}, digits_asked);
+  out << t.tr(
+      "\nmax |difference| between the three forms = {0}  (tolerance κ·ε·(d + |m|)·max(1, |ζ|)·‖x‖ = {1}, (M13)): "
+      "{2}\n",
+      shown[0], shown[1], r.check.passed() ? t.tr("they agree") : t.tr("THEY DISAGREE"));
+}
+
+}  // namespace
+
 void print_apply(std::ostream& out, const ApplyRun& run, const Text& t, const std::optional<int>& digits_asked) {
+  if (run.fope) {
+    print_apply_fope(out, run, t, digits_asked);
+    return;
+  }
   const ModelRope& rope = run.rope;
   const ModelApply& r = run.apply;
   const Eigen::VectorXd& x = run.x;

@@ -55,8 +55,16 @@ void print_relative(std::ostream& out, const MatrixRun& run, const Text& t) {
   const Check& check = run.check;
   const std::vector<std::string> left = matrix_lines(rel.product, entry_format(run.digits));
   const std::vector<std::string> right = matrix_lines(rel.rotation, entry_format(run.digits));
-  out << t.tr("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {0}, n = {1}, d = {2}, base = {3}{4}, {5}\n", m.text(),
-              n.text(), dim, format_number(base), scaled, layout_text(rope, t));
+  if (run.fope_head) {
+    out << t.tr(
+        "R_mᵀ R_n beside R_(n−m) for FoPE, m = {0}, n = {1}, d = {2}, base = {3}, {4}: key-value head {5} of "
+        "{6}, coefficients from {7}\n",
+        m.text(), n.text(), dim, format_number(base), model_name(rope.spec, t.lang()), run.fope_head->kv_head,
+        run.fope_head->kv_heads, run.fope_head->coefficients->file);
+  } else {
+    out << t.tr("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {0}, n = {1}, d = {2}, base = {3}{4}, {5}\n", m.text(),
+                n.text(), dim, format_number(base), scaled, layout_text(rope, t));
+  }
   if (axes && axes->vision()) {
     out << t.tr(
         "per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i){0}), a(i) its axis: {1}; "
@@ -80,7 +88,18 @@ void print_relative(std::ostream& out, const MatrixRun& run, const Text& t) {
   const std::string bound = o != 0 ? fmt::format("|m + {0}|+|n + {0}|", format_number(o)) : "|m|+|n|";
   // The difference against its tolerance with the digits that tell them apart (digits.hpp); --digits
   // counts the entries' decimals.
-  const std::vector<std::string> shown = compared({diff, check.tolerance}, std::nullopt);
+  const std::vector<std::string> shown = compared({diff, check.tolerance * check.scale}, std::nullopt);
+  if (run.fope_head) {  // FoPE does not claim (M7): its numbers, not a pass
+    out << (check.passed()
+                ? t.tr("\nmax |R_mᵀ R_n − R_(n−m)| = {0} (row {1}, column {2}): within a rotation's tolerance {3} "
+                       "(M13): these coefficients make every block a rotation\n",
+                       shown[0], run.fope_row, run.fope_column, shown[1])
+                : t.tr("\nmax |R_mᵀ R_n − R_(n−m)| = {0} (row {1}, column {2}), against a rotation's tolerance {3} "
+                       "(M13): the relative property R_mᵀ R_n = R_(n−m) does not hold for FoPE, whose blocks are "
+                       "scaled and mix the frequencies (docs/multi-axis.md §7)\n",
+                       shown[0], run.fope_row, run.fope_column, shown[1]));
+    return;
+  }
   out << t.tr("\nmax |difference| = {0}  (tolerance κ·ε·(d + 2({1})) = {2}, (M13)): {3}\n", shown[0], bound, shown[1],
               check.passed() ? t.tr("equal") : t.tr("NOT EQUAL"));
 }
@@ -103,12 +122,28 @@ Value matrix_value(const MatrixRun& run) {
     v["product"] = rows(run.rotation->product);
     v["rotation"] = rows(run.rotation->rotation);
     v["difference"] = run.check.difference;
-    v["tolerance"] = run.check.tolerance;
+    v["tolerance"] = run.check.tolerance * run.check.scale;
     v["equal"] = run.check.passed();
+    if (run.fope_head)
+      v["largest_entry"] = std::vector<double>{static_cast<double>(run.fope_row), static_cast<double>(run.fope_column)};
   } else {
     v["position"] = run.position->text();
     v["float32"] = run.float32;
     v["matrix"] = rows(run.matrix);
+  }
+  if (run.fope_head) {  // FoPE (analysis/teaching/fope_apply.hpp): the head, and the blocks at the position
+    Value f = Value::object();
+    f["kv_head"] = run.fope_head->kv_head;
+    f["kv_heads"] = run.fope_head->kv_heads;
+    f["coefficients"] = run.fope_head->coefficients->file;
+    f["kept"] = run.fope_head->coefficients->kept;
+    if (run.fope) {
+      f["cos"] = as_list(run.fope->cos);
+      f["sin"] = as_list(run.fope->sin);
+      f["scale"] = as_list(run.fope->scale);
+      f["angle"] = as_list(run.fope->angle);
+    }
+    v["fope"] = std::move(f);
   }
   return v;
 }
@@ -129,6 +164,16 @@ void print_matrix(std::ostream& out, const MatrixRun& run, const Text& t) {
   const AxisPosition& p = *run.position;
   const std::optional<RopeSpec>& spec = run.spec;
   const std::string position = p.text();
+  if (run.fope) {
+    out << t.tr(
+        "FoPE's R_m for d = {0}, m = {1}, base = {2}, {3}: key-value head {4} of {5}, coefficients from {6}:\n"
+        "  block j = |ζ_j|·R(arg ζ_j) = [[cos′_j, −sin′_j], [sin′_j, cos′_j]] on channels (j, j+d/2) "
+        "(docs/multi-axis.md (F2)–(F4)); blocks {7} … {8} are padded: the identity\n\n",
+        dim, position, format_number(base), model_name(rope.spec, t.lang()), run.fope_head->kv_head,
+        run.fope_head->kv_heads, run.fope_head->coefficients->file, run.fope->kept, dim / 2 - 1);
+    print_matrix(out, run.matrix, entry_format(run.digits));
+    return;
+  }
   out << t.tr("R^d_(Θ,m) for d = {0}, m = {1}, base = {2}{3}, {4}:\n  block i = R(m·θ_i) on channels {5}\n", dim,
               position, format_number(base), scaled, layout_text(rope, t),
               rope.spec.axis_blocks           ? "(b·d/2 + k, b·d/2 + k + d/4), i = b·d/4 + k (V6)"
@@ -184,6 +229,10 @@ plot::Figure matrix_figure(const MatrixRun& run, const Text& f) {
         : interleaved
             ? f.tr("{0}: head_dim {1}, d = {2}, m = {3}, interleaved{4}", spec->name, run.size, run.dim, position, a)
             : f.tr("{0}: head_dim {1}, d = {2}, m = {3}, half-split{4}", spec->name, run.size, run.dim, position, a);
+  }
+  if (run.fope) {  // FoPE (fope_apply.hpp): the blocks are one key-value head's scaled rotations
+    fig.title = f.tr("{0}: FoPE, key-value head {1}, d = {2}, m = {3}, scaled rotations |ζ|·R(arg ζ)",
+                     run.rope.spec.name, run.fope_head->kv_head, run.dim, position);
   }
   fig.xlabel = f.tr("column j");
   fig.ylabel = f.tr("row i");

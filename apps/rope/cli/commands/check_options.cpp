@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "rope/cli/options.hpp"
+
 namespace rope::cli {
 
 CheckSettings check_settings(const CheckOptions& opt) {
@@ -22,14 +24,30 @@ CheckSettings check_settings(const CheckOptions& opt) {
   return s;
 }
 
-void add_coefficients_option(CLI::App& app, CheckOptions& opt) {
-  opt.scaling.rope.fope = FopeUse::Computed;  // FoPE computed with the checkpoint's coefficients (fope.hpp)
-  app.add_option(
-         "--coefficients", opt.coefficients,
-         "FoPE (Intern-S1-Pro): the checkpoint holding its cos_coef and sin_coef, a directory (model.safetensors "
-         "or its index's shards) or a .safetensors file; each pair then a scaled rotation (docs/multi-axis.md, "
-         "FoPE)")
+namespace {
+
+CLI::Option* add_fope_coefficients_option(CLI::App& app, std::string& coefficients, ScalingOptions& scaling) {
+  scaling.rope.fope = FopeUse::Computed;  // FoPE computed with the checkpoint's coefficients (fope.hpp)
+  return app
+      .add_option(
+          "--coefficients", coefficients,
+          "FoPE (Intern-S1-Pro): the checkpoint holding its cos_coef and sin_coef, a directory (model.safetensors "
+          "or its index's shards) or a .safetensors file; each pair then a scaled rotation (docs/multi-axis.md, "
+          "FoPE)")
       ->type_name("FILE");
+}
+
+}  // namespace
+
+void add_coefficients_option(CLI::App& app, CheckOptions& opt) {
+  add_fope_coefficients_option(app, opt.coefficients, opt.scaling);
+}
+
+void add_fope_options(CLI::App& app, std::string& coefficients, std::optional<long>& kv_head, ScalingOptions& scaling) {
+  add_fope_coefficients_option(app, coefficients, scaling);
+  add_long_option(app, "--kv-head", kv_head, 0,
+                  "FoPE: the key-value head whose coefficients apply, 0 … num_key_value_heads − 1 (query heads use "
+                  "their group's)");
 }
 
 }  // namespace rope::cli

@@ -37,6 +37,11 @@ struct CheckOptions {
 /// the command computes FoPE (models/fope.hpp FopeUse::Computed: a FoPE model is not refused by the resolution).
 void add_coefficients_option(CLI::App& app, CheckOptions& opt);
 
+/// The same option for apply and matrix (docs/multi-axis.md §7 "In the commands"): --coefficients FILE into
+/// `coefficients` and the statement that the command computes FoPE, and --kv-head H, the key-value head whose
+/// coefficients apply (0 when not given).
+void add_fope_options(CLI::App& app, std::string& coefficients, std::optional<long>& kv_head, ScalingOptions& scaling);
+
 /// What the dump is checked against, as the library takes it.
 /// @throws InvalidArgument for a scaling option that does not parse (--tower, --short-factor, …).
 CheckSettings check_settings(const CheckOptions& opt);

@@ -6,6 +6,7 @@
 #include "rope/analysis/teaching/apply_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/check_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -31,8 +32,10 @@ struct ApplyOptions {
   XposRole role = XposRole::Query;                 ///< --role q|k
   double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
   bool query = false;                              ///< --query: the model's query scaling (S21) on top
-  std::optional<int> digits;  ///< --digits N: significant digits of the difference and its tolerance (digits.hpp)
-  bool json = false;          ///< --json: the report's numbers as JSON
+  std::optional<int> digits;    ///< --digits N: significant digits of the difference and its tolerance (digits.hpp)
+  bool json = false;            ///< --json: the report's numbers as JSON
+  std::string coefficients;     ///< --coefficients FILE: FoPE's checkpoint (analysis/teaching/fope_apply.hpp)
+  std::optional<long> kv_head;  ///< --kv-head H: FoPE's key-value head
 };
 
 /// The request of the options: the vector read, its length checked, the rules between the options, the RoPE
@@ -49,6 +52,8 @@ ApplyRequest apply_request(const ApplyOptions& opt) {
   request.float32 = opt.scaling.rope.float32;
   request.model_options = opt.scaling.any();
   request.model_source = opt.scaling.source.any();
+  request.coefficients = opt.coefficients;
+  request.kv_head = opt.kv_head;
   check_apply_request(request);
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
@@ -112,6 +117,7 @@ Command add_apply_command(CLI::App& app) {
           "a vision tower's 2-D RoPE of the vector's length and --base: qwen2-vl, llama.cpp, pixtral, llama4, axial or gemma4 "
           "(docs/multi-axis.md §6)");
   add_float32_options(*sub, opt->scaling);
+  add_fope_options(*sub, opt->coefficients, opt->kv_head, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
 }
 

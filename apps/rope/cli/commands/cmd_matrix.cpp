@@ -8,6 +8,7 @@
 
 #include "rope/analysis/teaching/matrix_run.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/check_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -33,6 +34,8 @@ struct MatrixOptions {
   bool json = false;  ///< --json: the matrix (or the two of --relative) as JSON
   FigureOptions figure;
   ScalingOptions scaling;
+  std::string coefficients;     ///< --coefficients FILE: FoPE's checkpoint (analysis/teaching/fope_apply.hpp)
+  std::optional<long> kv_head;  ///< --kv-head H: FoPE's key-value head
 };
 
 /// The request of the options. With --scaling, --config or --model the frequencies (and d, base) are the
@@ -48,6 +51,8 @@ MatrixRequest matrix_request(const MatrixOptions& opt) {
   request.digits = opt.digits;
   request.float32 = opt.scaling.rope.float32;
   request.figure = opt.figure.wanted();
+  request.coefficients = opt.coefficients;
+  request.kv_head = opt.kv_head;
   return request;
 }
 
@@ -92,6 +97,7 @@ Command add_matrix_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
   add_float32_options(*sub, opt->scaling);
+  add_fope_options(*sub, opt->coefficients, opt->kv_head, opt->scaling);
   sub->footer(
       "Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png\n  rope matrix --model qwen3-vl-8b --position 7,2,3 --digits 1");
   return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};

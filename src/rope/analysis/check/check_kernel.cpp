@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "rope/analysis/calculators/precision.hpp"
+#include "rope/models/fope_mix.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/workers.hpp"
@@ -595,6 +596,10 @@ double compare_position_fope(const Setup& u, const BlockShape& shape, const Axis
   const RopeExpectation& spec = u.variant->spec;
   const double sign = (u.variant->reversed != (spec.mode == CheckMode::Grad)) ? -1.0 : 1.0;
   std::vector<double> fc(h * static_cast<std::size_t>(c.heads)), fs(fc.size()), ft(fc.size());
+  // Each kept frequency's share of the tolerance: its angle error and the float32 sum of K products.
+  std::vector<double> weight(static_cast<std::size_t>(K));
+  for (int D = 0; D < K; ++D)
+    weight[static_cast<std::size_t>(D)] = term[static_cast<std::size_t>(D)] - scale * 2 * u.eps_t + scale * K * u.eps_a;
   for (long m = 0; m < c.heads; ++m) {
     double* mc = fc.data() + static_cast<std::size_t>(m) * h;
     double* ms = fs.data() + static_cast<std::size_t>(m) * h;
@@ -605,15 +610,9 @@ double compare_position_fope(const Setup& u, const BlockShape& shape, const Axis
         mt[j] = scale * 2 * u.eps_t * (1 + std::abs(spec.fope_pad_sin));
         continue;
       }
-      double a = 0, b = 0, err = 0;
-      for (int D = 0; D < K; ++D) {
-        const double wc = c.cos_at(m, D, j), ws = c.sin_at(m, D, j);
-        a += cs[static_cast<std::size_t>(D)] * wc, b += sn[static_cast<std::size_t>(D)] * ws;
-        err += (std::abs(wc) + std::abs(ws)) *
-               (term[static_cast<std::size_t>(D)] - scale * 2 * u.eps_t + scale * K * u.eps_a);
-      }
-      mc[j] = a, ms[j] = b;
-      mt[j] = 2 * u.eps_t * (std::abs(a) + std::abs(b)) + err;
+      const FopePair f = fope_pair(c, m, j, cs.data(), sn.data(), weight.data());  // (F2), models/fope.hpp
+      mc[j] = f.cos, ms[j] = f.sin;
+      mt[j] = 2 * u.eps_t * (std::abs(f.cos) + std::abs(f.sin)) + f.weighted;
     }
   }
   const long groups = shape.groups, d = shape.d;

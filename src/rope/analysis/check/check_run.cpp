@@ -248,24 +248,7 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   }
   // FoPE (models/fope.hpp): the checkpoint's coefficients make each pair's cos and sin (F2); without them the dump
   // cannot be checked.
-  if (e.rope.fope) {
-    if (s.coefficients.empty()) {
-      throw InvalidArgument(
-          error_msg("{0} has FoPE: each pair's cos and sin are weighted by the checkpoint's "
-                    "coefficients cos_coef and sin_coef; give the checkpoint with {1} FILE",
-                    e.rope.name, option_name("coefficients")));
-    }
-    const int kept = fope_kept_pairs(*e.rope.fope, e.rotary_dim(), e.base());
-    e.fope = std::make_shared<const FopeCoefficients>(read_fope_coefficients(s.coefficients, *e.rope.fope, kept));
-  } else if (!s.coefficients.empty() && rope.plain) {
-    throw InvalidArgument(error_msg("{0} FILE gives FoPE's coefficients: name a model with FoPE ({1} or {2})",
-                                    option_name("coefficients"), option_name("model"), option_name("config")));
-  } else if (!s.coefficients.empty()) {
-    throw InvalidArgument(
-        error_msg("{0} FILE gives FoPE's coefficients, and {1} has no FoPE (no fope_sep_head, "
-                  "fope_init_factor or num_inv_freq in its RoPE block)",
-                  option_name("coefficients"), e.rope.name));
-  }
+  e.fope = fope_coefficients_for(e.rope, rope.plain, s.coefficients);
   // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
   set_mode(e, s.mode, s.shift);
   return e;

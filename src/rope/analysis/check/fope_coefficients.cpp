@@ -86,4 +86,29 @@ FopeCoefficients read_fope_coefficients(const std::string& path, const FopeConfi
   return c;
 }
 
+std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& spec, bool plain,
+                                                              const std::string& path) {
+  if (spec.fope) {
+    if (path.empty()) {
+      throw InvalidArgument(
+          error_msg("{0} has FoPE: each pair's cos and sin are weighted by the checkpoint's "
+                    "coefficients cos_coef and sin_coef; give the checkpoint with {1} FILE",
+                    spec.name, option_name("coefficients")));
+    }
+    const int kept = fope_kept_pairs(*spec.fope, spec.rotary_dim, spec.config.base);
+    return std::make_shared<const FopeCoefficients>(read_fope_coefficients(path, *spec.fope, kept));
+  }
+  if (!path.empty() && plain) {
+    throw InvalidArgument(error_msg("{0} FILE gives FoPE's coefficients: name a model with FoPE ({1} or {2})",
+                                    option_name("coefficients"), option_name("model"), option_name("config")));
+  }
+  if (!path.empty()) {
+    throw InvalidArgument(
+        error_msg("{0} FILE gives FoPE's coefficients, and {1} has no FoPE (no fope_sep_head, "
+                  "fope_init_factor or num_inv_freq in its RoPE block)",
+                  option_name("coefficients"), spec.name));
+  }
+  return nullptr;
+}
+
 }  // namespace rope

@@ -10,9 +10,11 @@
 /// tensor whose name ends in rotary_emb.cos_coef (rotary_emb.sin_coef).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "rope/models/fope.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope {
 
@@ -26,5 +28,12 @@ inline constexpr long kMaxFopeCoefficientElements = 1L << 22;
 ///         shape that is not the config's, a tensor over kMaxFopeCoefficientElements, a value that is not finite;
 ///         IoError from the files.
 FopeCoefficients read_fope_coefficients(const std::string& path, const FopeConfig& fope, int kept);
+
+/// The coefficients a command computes the model `spec` with (rope check, diff, apply, matrix): read from `path` for a
+/// model with FoPE (K of its rotary dimension and base), nullptr for a model without FoPE and no `path`.
+/// @throws InvalidArgument for a FoPE model without `path` (naming the option that gives it), a `path` for plain RoPE
+///         (`plain`) or a model without FoPE; as read_fope_coefficients.
+std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& spec, bool plain,
+                                                              const std::string& path);
 
 }  // namespace rope

@@ -25,6 +25,8 @@ void check_apply_request(const ApplyRequest& request) {
 ApplyRun run_apply(const ApplyRequest& request) {
   check_apply_request(request);
   const ModelRope& rope = request.rope;
+  // FoPE (fope_apply.hpp): the checkpoint's coefficients and the key-value head, before anything else is computed.
+  std::optional<FopeHead> fope = fope_head(rope, request.coefficients, request.kv_head);
   const int n = static_cast<int>(request.x.size());
   if (!rope.plain) {
     const RopeSpec& spec = rope.spec;
@@ -60,7 +62,26 @@ ApplyRun run_apply(const ApplyRequest& request) {
   run.position = p;
   run.xpos = request.xpos;
   run.query = request.query;
-  run.apply = model_apply(rope.spec, request.x, p, request.xpos, request.float32);
+  if (fope) {
+    if (request.float32 || p.multi()) {
+      throw InvalidArgument(
+          error_msg("FoPE is computed at one position m in float64: give one number with {0} and "
+                    "leave out {1}",
+                    option_name("position"), option_name("float32")));
+    }
+    run.fope_head = fope;
+    run.fope = fope_blocks(rope.spec, *fope, p[0]);
+    const FopeApply forms = fope_apply(rope.spec, *run.fope, request.x, p[0]);
+    run.apply.spec = rope.spec;
+    run.apply.offset = rotary_offset_for(rope.spec, n);
+    run.apply.frequency = rope.spec.params.inv_freq;
+    run.apply.angle = run.fope->angle;
+    run.apply.xpos_scale = Eigen::VectorXd::Ones(d / 2);
+    run.apply.by_matrix = forms.by_matrix, run.apply.by_elementwise = forms.by_elementwise;
+    run.apply.by_complex = forms.by_complex, run.apply.check = forms.check;
+  } else {
+    run.apply = model_apply(rope.spec, request.x, p, request.xpos, request.float32);
+  }
   // Query scaling: Ministral 3 and Mistral 4 multiply the query by s(m) (S21) after RoPE, on every layer; the
   // three forms were compared before, and s(m) scales them alike.
   const std::optional<QueryScaling>& qs = rope.model.query_scaling;

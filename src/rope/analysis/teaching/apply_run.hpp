@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "rope/analysis/teaching/fope_apply.hpp"
 #include "rope/analysis/teaching/model_apply.hpp"
 #include "rope/models/resolve.hpp"
 
@@ -21,6 +22,8 @@ struct ApplyRequest {
   bool float32 = false;             ///< HF's float32 path beside the three forms
   bool model_options = false;       ///< a model, a config or a scaling method was given (xPos refuses them)
   bool model_source = false;        ///< a model or a config was given (query needs one)
+  std::string coefficients;         ///< FoPE's checkpoint (fope_apply.hpp); "" when none was given
+  std::optional<long> kv_head;      ///< FoPE's key-value head (0 when not given)
 };
 
 struct ApplyRun {
@@ -32,6 +35,10 @@ struct ApplyRun {
   ModelApply apply;    ///< the three forms, the angles and their check
   double s_m = 1.0;    ///< the query scaling at m (S21), 1 without
   Eigen::VectorXd by_matrix, by_elementwise, by_complex, by_float32;  ///< s_m times model_apply's forms
+  /// FoPE (fope_apply.hpp): the key-value head and its scaled rotations at the position; then the forms are FoPE's,
+  /// apply.angle is arg ζ_j and apply.check their comparison.
+  std::optional<FopeHead> fope_head;
+  std::optional<FopeBlocks> fope;
   bool agree() const { return apply.check.passed(); }
 };
 
@@ -40,7 +47,8 @@ struct ApplyRun {
 void check_apply_request(const ApplyRequest& request);
 
 /// @throws InvalidArgument for a request check_apply_request refuses, a vector of another length than the
-/// model's head_dim or rotary dimension, a position float64 does not resolve, or as model_apply.
+/// model's head_dim or rotary dimension, a position float64 does not resolve, or as model_apply; for FoPE as
+/// fope_head, and a position of several components or float32 (FoPE is computed at one m, in float64).
 ApplyRun run_apply(const ApplyRequest& request);
 
 }  // namespace rope

@@ -46,6 +46,27 @@ void relative(MatrixRun& run, const AxisPosition& m, const AxisPosition& n) {
   run.check = Check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
 }
 
+/// FoPE's R_Mᵀ R_N beside R_(N−M) (fope_apply.hpp), each the key-value head's blocks at its position.
+void fope_relative(MatrixRun& run, double m, double n) {
+  const RopeSpec& spec = run.rope.spec;
+  const Eigen::MatrixXd rm = fope_matrix(spec, fope_blocks(spec, *run.fope_head, m), run.dim);
+  const Eigen::MatrixXd rn = fope_matrix(spec, fope_blocks(spec, *run.fope_head, n), run.dim);
+  RelativeRotation rel;
+  rel.delta = AxisPosition::single(n - m);
+  rel.product = rm.transpose() * rn;
+  rel.rotation = fope_matrix(spec, fope_blocks(spec, *run.fope_head, n - m), run.dim);
+  const Eigen::MatrixXd diff = (rel.product - rel.rotation).cwiseAbs();
+  Eigen::Index row = 0, column = 0;
+  const double largest = diff.maxCoeff(&row, &column);
+  run.fope_row = static_cast<long>(row), run.fope_column = static_cast<long>(column);
+  // The tolerance of a rotation's (M13), scaled by the largest |ζ|² the product can reach.
+  double s = 1;
+  for (const double v : {m, n, n - m}) s = std::max(s, fope_blocks(spec, *run.fope_head, v).scale.maxCoeff());
+  run.check =
+      Check{largest, s * s, relative_tolerance(machine_epsilon<double>(), run.dim, 2 * (std::abs(m) + std::abs(n)))};
+  run.rotation = std::move(rel);
+}
+
 }  // namespace
 
 MatrixRun run_matrix(const MatrixRequest& request) {
@@ -82,15 +103,38 @@ MatrixRun run_matrix(const MatrixRequest& request) {
                   "or half layout only: give {1}",
                   option_name("relative"), option_name("position")));
   }
+  // FoPE (fope_apply.hpp): the checkpoint's coefficients and the key-value head; one position m, float64.
+  run.fope_head = fope_head(rope, request.coefficients, request.kv_head);
+  if (run.fope_head) {
+    bool multi = request.position && request.position->multi();
+    for (const AxisPosition& p : request.relative) multi = multi || p.multi();
+    if (request.float32 || multi) {
+      throw InvalidArgument(
+          error_msg("FoPE is computed at one position m in float64: give one number with {0} and "
+                    "leave out {1}",
+                    option_name("position"), option_name("float32")));
+    }
+  }
   if (!request.relative.empty()) {
     if (request.relative.size() != 2)
       throw InvalidArgument(error_msg("{0} takes two positions, M and N", option_name("relative")));
     run.relative = request.relative;
-    relative(run, request.relative[0], request.relative[1]);
+    if (run.fope_head) {
+      for (const AxisPosition& p : request.relative) check_position_resolvable(p[0], run.dim, option_name("relative"));
+      fope_relative(run, request.relative[0][0], request.relative[1][0]);
+    } else {
+      relative(run, request.relative[0], request.relative[1]);
+    }
     return run;
   }
   const AxisPosition& p = *request.position;
   run.position = p;
+  if (run.fope_head) {  // R_m: the key-value head's scaled rotations on the model's head
+    run.spec = rope.spec;
+    run.fope = fope_blocks(rope.spec, *run.fope_head, p[0]);
+    run.matrix = fope_matrix(rope.spec, *run.fope, run.size);
+    return run;
+  }
   if (request.float32 && p.multi()) {
     throw InvalidArgument(
         error_msg("{0} computes HF's angles at one position m, but {1} {2} has {3} components: give a single "

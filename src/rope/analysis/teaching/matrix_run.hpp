@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "rope/analysis/teaching/fope_apply.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/resolve.hpp"
@@ -24,6 +25,8 @@ struct MatrixRequest {
   int digits = 6;                        ///< decimals printed per entry (0 … 17)
   bool float32 = false;                  ///< R_m as HF's float32 cos and sin give it (position only)
   bool figure = false;                   ///< a figure is asked for: it draws R_m (position only)
+  std::string coefficients;              ///< FoPE's checkpoint (fope_apply.hpp); "" when none was given
+  std::optional<long> kv_head;           ///< FoPE's key-value head (0 when not given)
 };
 
 struct MatrixRun {
@@ -41,13 +44,20 @@ struct MatrixRun {
   std::optional<RelativeRotation> rotation;
   double offset = 0;  ///< a vision tower's position offset o (counts in the tolerance)
   Check check;        ///< max |R_Mᵀ R_N − R_(N−M)| against κ·ε·(d + 2(|m| + |n|)) (M13)
+  /// FoPE (fope_apply.hpp): the key-value head; the blocks at the position (R_m is their matrix); with two positions
+  /// the product and R_(N−M) are FoPE's, (row, column) the largest entry of their difference. FoPE does not claim
+  /// R_Mᵀ R_N = R_(N−M): the comparison is reported, not a check that fails.
+  std::optional<FopeHead> fope_head;
+  std::optional<FopeBlocks> fope;
+  long fope_row = 0, fope_column = 0;
 
-  bool passed() const { return !rotation || check.passed(); }
+  bool passed() const { return !rotation || fope_head || check.passed(); }
 };
 
 /// @throws InvalidArgument for a dimension or head_dim beyond kMaxMatrixDim, digits outside 0 … 17, not
 /// exactly one of position and relative, a figure or float32 with relative, relative on a spec that pairs inside
-/// axis blocks (V6), positions float64 does not resolve.
+/// axis blocks (V6), positions float64 does not resolve; for FoPE as fope_head, and float32 or a position of several
+/// components.
 MatrixRun run_matrix(const MatrixRequest& request);
 
 }  // namespace rope
