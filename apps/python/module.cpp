@@ -29,6 +29,7 @@ std::string python_argument(std::string_view setting) {
       {"positions_csv", "rope.mrope_positions()"},
       {"scaling_methods", "scaling="},
       {"check.coefficients", "rope.check(coefficients=)"},
+      {"diff.coefficients", "rope.diff(coefficients=)"},
   };
   // "name=": a value to give (issue 53: "llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
   if (!setting.empty() && setting.back() == '=') return std::string(setting);

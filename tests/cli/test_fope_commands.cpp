@@ -41,7 +41,8 @@ struct FopeCommandCase {
 constexpr const char* kFopeRefused =
     "rope: intern-s1-pro has FoPE (docs/multi-axis.md §7): each pair's cos and sin mix the kept frequencies by the "
     "checkpoint's coefficients cos_coef and sin_coef, so no pair turns by m·θ_i, which is what this computes; rope "
-    "check --coefficients FILE and rope diff --coefficients FILE compute it";
+    "check --coefficients FILE, rope diff --coefficients FILE, rope apply --coefficients FILE and rope matrix "
+    "--coefficients FILE compute it";
 
 /// The refusal of a command that computes FoPE (check, diff, apply, matrix) given no checkpoint: it names its option.
 constexpr const char* kFopeNeedsCoefficients =

@@ -87,7 +87,8 @@ def test_rotations_of_a_fope_spec_are_refused(fope_dumps, call):
     spec = rope.Spec(str(out / "checkpoint" / "config.json"))
     with pytest.raises(ValueError) as raised:
         getattr(rope, call)(q, spec=spec, positions=fope_positions(out))
-    assert "has FoPE" in str(raised.value) and "rope.check(coefficients=) FILE" in str(raised.value), raised.value
+    assert "has FoPE" in str(raised.value) and "rope.check(coefficients=) FILE, rope.diff(coefficients=) FILE" in str(
+        raised.value), raised.value
 
 
 def test_diff_names_the_earlier_padding(fope_dumps):

@@ -33,9 +33,10 @@ int fope_kept_pairs(const FopeConfig& fope, int rotary_dim, double base) {
 Message fope_refusal(const std::string& model) {
   return error_msg(
       "{0} has FoPE (docs/multi-axis.md §7): each pair's cos and sin mix the kept frequencies by the checkpoint's "
-      "coefficients cos_coef and sin_coef, so no pair turns by m·θ_i, which is what this computes; {1} FILE and {2} "
-      "FILE compute it",
-      model, option_name("check.coefficients"), option_name("diff.coefficients"));
+      "coefficients cos_coef and sin_coef, so no pair turns by m·θ_i, which is what this computes; {1} FILE, {2} "
+      "FILE, {3} FILE and {4} FILE compute it",
+      model, option_name("check.coefficients"), option_name("diff.coefficients"), option_name("apply.coefficients"),
+      option_name("matrix.coefficients"));
 }
 
 Message fope_note(const FopeConfig& fope, int head_dim, int rotary_dim, double base) {
