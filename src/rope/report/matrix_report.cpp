@@ -231,8 +231,8 @@ plot::Figure matrix_figure(const MatrixRun& run, const Text& f) {
             : f.tr("{0}: head_dim {1}, d = {2}, m = {3}, half-split{4}", spec->name, run.size, run.dim, position, a);
   }
   if (run.fope) {  // FoPE (fope_apply.hpp): the blocks are one key-value head's scaled rotations
-    fig.title = f.tr("{0}: FoPE, key-value head {1}, d = {2}, m = {3}, scaled rotations |ζ|·R(arg ζ)",
-                     run.rope.spec.name, run.fope_head->kv_head, run.dim, position);
+    fig.title = f.tr("{0}: FoPE, key-value head {1}, d = {2}, m = {3}, |ζ|·R(arg ζ) blocks", run.rope.spec.name,
+                     run.fope_head->kv_head, run.dim, position);
   }
   fig.xlabel = f.tr("column j");
   fig.ylabel = f.tr("row i");
