@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the message template (po/rope.pot, GNU gettext) from the C++ sources of src/ and apps/: every id
+# Writes the message template (po/rope.pot, GNU gettext) from the C++ sources of src/, apps/ and web/: every id
 # given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in,
 # with its context where given by trc (Text::trc) or msgc (core/message_context.hpp: the layout glossary, layout_term),
 # and every error's id given to error_msg (core/message.hpp) in the context "error"; and from the live
@@ -12,7 +12,7 @@ out=$(realpath -m "${1:?usage: scripts/pot.sh OUT.pot}")
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-find src apps -name '*.cpp' -o -name '*.hpp' | LC_ALL=C sort >"$tmp/files"
+find src apps web -name '*.cpp' -o -name '*.hpp' | LC_ALL=C sort >"$tmp/files"
 extract() {  # extract KEYWORDS... OUT: xgettext with only these keywords
   local target=${*: -1}
   local keywords=("${@:1:$#-1}")

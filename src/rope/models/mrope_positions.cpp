@@ -80,6 +80,18 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
   return grid;
 }
 
+void check_grid_merges(const Segment& s, long merge) {
+  for (std::size_t k = 1; k < 3; ++k) {
+    if (s.grid[k] % merge != 0) {
+      throw InvalidArgument(
+          k == 1 ? error_msg("{0} grid {1}x{2}x{3}: height {4} is not divisible by the spatial merge size {5}",
+                             to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], merge)
+                 : error_msg("{0} grid {1}x{2}x{3}: width {4} is not divisible by the spatial merge size {5}",
+                             to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], merge));
+    }
+  }
+}
+
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
   if (segments.empty())
     throw InvalidArgument(error_msg("the sequence is empty: give {0} N, {1} TxHxW or {2} TxHxW", option_name("text"),
@@ -123,15 +135,7 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       if (s.tokens < 1) throw InvalidArgument(error_msg("a text segment needs at least 1 token (got {0})", s.tokens));
       total += static_cast<double>(s.tokens);
     } else {
-      for (std::size_t k = 1; k < 3; ++k) {
-        if (s.grid[k] % m != 0) {
-          throw InvalidArgument(
-              k == 1 ? error_msg("{0} grid {1}x{2}x{3}: height {4} is not divisible by the spatial merge size {5}",
-                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], m)
-                     : error_msg("{0} grid {1}x{2}x{3}: width {4} is not divisible by the spatial merge size {5}",
-                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], m));
-        }
-      }
+      check_grid_merges(s, m);
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
       if (s.kind == SegmentKind::Video && rules.frame_text)
         total += static_cast<double>(s.grid[0]) * static_cast<double>(*rules.frame_text);

@@ -63,6 +63,11 @@ struct Segment {
 /// "1x4x6" → the grid T, H, W (whole numbers ≥ 1). @throws InvalidArgument naming `what`.
 std::array<long, 3> parse_grid(std::string_view text, std::string_view what);
 
+/// The rule of every model's vision tokens (Qwen-VL, openPangu-VL, HunyuanVL): an image's or video's height and
+/// width are whole multiples of the spatial merge size. @throws InvalidArgument naming the segment, its grid and the
+/// side.
+void check_grid_merges(const Segment& s, long merge);
+
 struct PositionRules {
   long spatial_merge_size = 2;
   /// Qwen2.5-VL (Q3): vision_config.tokens_per_second; nullopt: Qwen2-VL's τ(t) = t.

@@ -41,15 +41,7 @@ std::vector<XdropePosition> xdrope_index(const std::vector<Segment>& segments, l
                       "get_xdrope_input_positions reads H and W alone)",
                       s.grid[0], s.grid[1], s.grid[2]));
       }
-      for (std::size_t k = 1; k < 3; ++k) {
-        if (s.grid[k] % merge != 0) {
-          throw InvalidArgument(
-              k == 1 ? error_msg("{0} grid {1}x{2}x{3}: height {4} is not divisible by the spatial merge size {5}",
-                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], merge)
-                     : error_msg("{0} grid {1}x{2}x{3}: width {4} is not divisible by the spatial merge size {5}",
-                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], merge));
-        }
-      }
+      check_grid_merges(s, merge);
       total += static_cast<double>(s.grid[1] / merge) * static_cast<double>(s.grid[2] / merge + 1) + 4;
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
