@@ -128,7 +128,8 @@ class TorchZip {
     const ZipRecord* rec = find(record);
     unz64_file_pos where = rec->where;
     const auto damaged = [&] {
-      return InvalidArgument(error_msg("{0}: record {1} cannot be read (a damaged archive)", name_, record));
+      return InvalidArgument(
+          error_msg("{0}: record {1} cannot be read (a damaged archive)", name_, escape_for_message(record)));
     };
     if (first > rec->size || count > rec->size - first) throw damaged();
     if (unzGoToFilePos64(zip_, &where) != UNZ_OK || unzOpenCurrentFile(zip_) != UNZ_OK) throw damaged();
