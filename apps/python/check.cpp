@@ -16,10 +16,10 @@
 #include "rope/analysis/check/diff_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_slices.hpp"
-#include "rope/analysis/dumps/dump_stream.hpp"
+#include "rope/analysis/check/dump_stream.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
-#include "rope/analysis/teaching/spectrum.hpp"
+#include "rope/analysis/spectrum/spectrum.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/diff_report.hpp"
 #include "rope/report/identify_report.hpp"
@@ -391,7 +391,7 @@ void bind_check(py::module_& m) {
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
       py::arg("patches") = py::none(), py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
-  // check on arrays held in memory, read in place a block at a time (analysis/dumps/dump_stream.hpp over
+  // check on arrays held in memory, read in place a block at a time (analysis/check/dump_stream.hpp over
   // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
   m.def(
       "check_arrays",
@@ -428,7 +428,7 @@ void bind_check(py::module_& m) {
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
       py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "");
-  // rope spectrum on an array held in memory, read in place a block at a time (analysis/teaching/spectrum.hpp): the
+  // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(
       "spectrum_array",

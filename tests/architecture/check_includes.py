@@ -7,7 +7,12 @@
                the command line (apps/), and every included file exists. Inside models the folders keep an order
                too (SUBFOLDERS): scaling/ and families/ include nothing else of models, hf/ those two and the top of
                models (the spec it fills), gguf/ hf/ as well; the top (the spec, its resolution) includes all.
-  mirror       every command apps/rope/cli/commands/cmd_<name>.cpp has its tests/cli/test_cmd_<name>.cpp.
+               Inside analysis the folders go one way (SUBFOLDERS["analysis"]): no two folders may include each other,
+               and the table itself is checked for such a pair (a cycle of any length).
+  mirror       every command apps/rope/cli/commands/cmd_<name>.cpp has its tests/cli/test_cmd_<name>.cpp, and every
+               test of the library, tests/<group>[/<folder>]/test_*.cpp, lies in the folder of src/rope/ it tests
+               (a folder that exists there): tests/analysis/check/ for src/rope/analysis/check/, and none loose at the
+               top of a group that has folders.
 
 Usage: check_includes.py ROOT {includes,mirror}, or --self-test. Prints each violation and exits 1 if any.
 """
@@ -28,15 +33,18 @@ ALLOWED = {
 # Folders inside a group -> the folders of that group they may include ("": the group's top level). A file at
 # the top level of a group with folders may include every folder of it.
 SUBFOLDERS = {
-    # analysis/ by concept (docs/architecture.md)
+    # analysis/ by concept, one way (docs/architecture.md "Inside analysis/"): the readers of dumps (dumps/) and the
+    # calculators at the bottom; check/ over them (the kernel, the dumps streamed into it, two outputs diffed);
+    # identify/, spectrum/ and verify/ over check/; teaching/ over verify/; weights/ reads only core/ (pair_dot).
     "analysis": {
-        "dumps": {"check", "dumps"},
+        "dumps": {"dumps"},
         "calculators": {"calculators"},
         "check": {"calculators", "check", "dumps"},
         "identify": {"check", "dumps", "identify"},
+        "spectrum": {"check", "dumps", "spectrum"},
         "verify": {"calculators", "check", "verify"},
-        "teaching": {"calculators", "check", "dumps", "teaching", "verify"},
-        "weights": {"teaching", "verify", "weights"},
+        "teaching": {"calculators", "check", "teaching", "verify"},
+        "weights": {"weights"},
     },
     "models": {
         "scaling": {"scaling"},
@@ -60,13 +68,29 @@ def sources(root, folder, suffixes=(".cpp", ".hpp")):
                 yield os.path.join(dirpath, name)
 
 
-def check_includes(root):
-    problems = []
+def one_way(table):
+    """The pairs (a, b) of a folder table where a reaches b and b reaches a (a cycle through other folders too)."""
+    def reach(start):
+        seen, todo = set(), [start]
+        while todo:
+            for n in table.get(todo.pop(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+    reached = {f: reach(f) - {f} for f in table}
+    return sorted((a, b) for a in table for b in reached[a] if a < b and a in reached.get(b, ()))
+
+
+def check_includes(root, subfolders=None):
+    subfolders = SUBFOLDERS if subfolders is None else subfolders
+    problems = [f"SUBFOLDERS[{group!r}]: {a}/ and {b}/ include each other (the folders go one way)"
+                for group, table in subfolders.items() for a, b in one_way(table)]
     src = os.path.join(root, "src")
     for path in sources(root, "src", (".cpp", ".hpp", ".hpp.in")):
         rel = os.path.relpath(path, src)
         parts = rel.split(os.sep)
-        folders = SUBFOLDERS.get(parts[1], {}) if len(parts) > 1 else {}
+        folders = subfolders.get(parts[1], {}) if len(parts) > 1 else {}
         if (len(parts) not in (3, 4) or parts[0] != "rope" or parts[1] not in ALLOWED
                 or (len(parts) == 4 and parts[2] not in folders)):
             if rel.replace(os.sep, "/") + "" not in {"rope/version.hpp.in"}:
@@ -85,7 +109,7 @@ def check_includes(root):
                     continue
                 tparts = target.split("/")
                 if tparts[0] != "rope" or len(tparts) not in (3, 4) or (
-                        len(tparts) == 4 and tparts[2] not in SUBFOLDERS.get(tparts[1], {})):
+                        len(tparts) == 4 and tparts[2] not in subfolders.get(tparts[1], {})):
                     problems.append(f"{where}: includes in src/ name the group (\"rope/<group>/<file>\", "
                                     f"\"rope/<group>/<folder>/<file>\")")
                     continue
@@ -96,8 +120,8 @@ def check_includes(root):
                     problems.append(f"{where}: {group} may include only {', '.join(sorted(ALLOWED[group]))}")
                     continue
                 tfolder = tparts[2] if len(tparts) == 4 else ""
-                if tparts[1] == group and folder and tfolder not in SUBFOLDERS[group][folder]:
-                    may = ", ".join(f"{group}/{f}/" if f else f"the top of {group}/" for f in sorted(SUBFOLDERS[group][folder]))
+                if tparts[1] == group and folder and tfolder not in subfolders[group][folder]:
+                    may = ", ".join(f"{group}/{f}/" if f else f"the top of {group}/" for f in sorted(subfolders[group][folder]))
                     problems.append(f"{where}: {group}/{folder}/ may include only {may}")
                     continue
                 if not os.path.exists(os.path.join(src, *tparts)):
@@ -112,6 +136,31 @@ def check_mirror(root):
         m = re.match(r"cmd_(\w+)\.cpp$", name)
         if m and not os.path.exists(os.path.join(root, "tests", "cli", f"test_cmd_{m.group(1)}.cpp")):
             problems.append(f"apps/rope/cli/commands/{name}: no tests/cli/test_cmd_{m.group(1)}.cpp")
+    # The library's tests mirror its folders: tests/<group>/<folder>/ for src/rope/<group>/<folder>/.
+    src = os.path.join(root, "src", "rope")
+    for group in sorted(ALLOWED):
+        tests = os.path.join(root, "tests", group)
+        if not os.path.isdir(tests):
+            continue
+        folders = {d for d in os.listdir(os.path.join(src, group)) if os.path.isdir(os.path.join(src, group, d))} \
+            if os.path.isdir(os.path.join(src, group)) else set()
+        for path in sources(root, os.path.join("tests", group)):
+            rel = os.path.relpath(path, tests).split(os.sep)
+            if not rel[-1].startswith("test_"):
+                continue
+            where = f"tests/{group}/{'/'.join(rel)}"
+            if len(rel) == 1 and folders:
+                # Loose at the top: only for what lies at the top of the group (models/: the spec and its resolution).
+                name = rel[0][len("test_"):].rsplit(".", 1)[0]
+                top = [f for f in os.listdir(os.path.join(src, group)) if f.endswith((".cpp", ".hpp"))]
+                home = [d for d in sorted(folders) if os.path.exists(os.path.join(src, group, d, name + ".hpp"))]
+                if not top or home:
+                    problems.append(f"{where}: src/rope/{group}/ has folders; the test goes in the folder of what it "
+                                    f"tests{f' (src/rope/{group}/{home[0]}/)' if home else ''}")
+            elif len(rel) == 2 and rel[0] not in folders:
+                problems.append(f"{where}: no folder src/rope/{group}/{rel[0]}/ for it to mirror")
+            elif len(rel) > 2:
+                problems.append(f"{where}: deeper than the folders of src/rope/{group}/")
     return problems
 
 
@@ -129,16 +178,26 @@ def self_test():
         write("src/rope/models/hf/h.hpp", '#include "rope/models/scaling/s.hpp"\n')
         write("apps/rope/cli/commands/cmd_x.cpp", "")
         write("tests/cli/test_cmd_x.cpp", "")
+        write("src/rope/analysis/check/k.hpp", "")
+        write("src/rope/analysis/dumps/r.hpp", "")
+        write("tests/analysis/check/test_k.cpp", "")
         clean = check_includes(root) + check_mirror(root)
         write("src/rope/core/c.cpp", '#include "rope/io/csv.hpp"\n#include "rope/cli/cli.hpp"\n#include "b.hpp"\n'
               '#include "rope/core/missing.hpp"\n')
         write("src/rope/plot/p.cpp", '#include "rope/analysis/verify/verify.hpp"\n')
         write("src/rope/models/scaling/s.cpp", '#include "rope/models/hf/h.hpp"\n')
         write("apps/rope/cli/commands/cmd_y.cpp", "")
+        write("src/rope/analysis/dumps/r.cpp", '#include "rope/analysis/check/k.hpp"\n')
+        write("tests/analysis/test_loose.cpp", "")
+        write("tests/analysis/gone/test_g.cpp", "")
         found = check_includes(root) + check_mirror(root)
+        found += [f"{a}/ and {b}/ include each other" for a, b in one_way({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})]
     expected = ["core may include only core", "does not include the command line", "name the group",
                 "no such file", "plot may include only", "models/scaling/ may include only",
-                "no tests/cli/test_cmd_y.cpp"]
+                "no tests/cli/test_cmd_y.cpp",
+                "analysis/dumps/ may include only", "has folders; the test goes in the folder",
+                "no folder src/rope/analysis/gone/", "a/ and b/ include each other", "a/ and c/ include each other",
+                "b/ and c/ include each other"]
     missed = [e for e in expected if not any(e in f for f in found)]
     if clean or missed or len(found) != len(expected):
         print(f"self-test failed: clean tree gave {clean}; missed {missed}; found {found}")

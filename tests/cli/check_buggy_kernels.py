@@ -54,7 +54,7 @@ def main():
                 code, text, err = run(a.rope, ["identify"] + dumps)
                 if want_text not in text:
                     failures.append(f"{case['name']}: identify's text lacks {want_text!r}: {text[-600:]}")
-        if case.get("identify_args"):  # identify reads the same positions file (one reader: dumps/dump_files.cpp)
+        if case.get("identify_args"):  # identify reads the same positions file (one reader: check/dump_files.cpp)
             code, out, err = run(a.rope, ["identify", "--json"] + case["identify_args"])
             if code != 0:
                 failures.append(f"{case['name']}: identify exit {code}: {err.strip()}")

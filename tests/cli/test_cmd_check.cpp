@@ -338,8 +338,8 @@ TEST_F(CmdCheckFiles, TheLineAfterTheListedSequencesSaysWhatTheOthersAre) {
 }
 
 // Issue 66: --grad and --shift on the dumps of tests/reference/grad_shift.py (the verdicts are
-// tests/analysis/test_check_mode.cpp's): the mode in the header and the JSON, the exit codes, the Chinese, and the
-// settings that do not fit a mode refused in one line.
+// tests/analysis/check/test_check_mode.cpp's): the mode in the header and the JSON, the exit codes, the Chinese, and
+// the settings that do not fit a mode refused in one line.
 const std::string kGradShiftDumps = std::string(ROPE_REFERENCE_DIR) + "/grad_shift/";
 
 test::Result check_mode(const std::string& before, const std::string& after, std::vector<std::string> extra) {

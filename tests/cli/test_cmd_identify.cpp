@@ -31,8 +31,8 @@ TEST_F(CmdIdentify, FindsHalfLayoutAndBase10000) {
 }
 
 TEST_F(CmdIdentify, DtypeStatesTheRounding) {
-  // --dtype: the type the dump was computed in (tests/analysis/test_identify.cpp StatedDtypeSetsTheRounding shows what
-  // it changes); the report's dump row names it beside the file's storage.
+  // --dtype: the type the dump was computed in (tests/analysis/identify/test_identify.cpp StatedDtypeSetsTheRounding
+  // shows what it changes); the report's dump row names it beside the file's storage.
   const auto r =
       rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f16"});
   EXPECT_EQ(r.code, 0) << r.err;

@@ -1,5 +1,5 @@
 // rope positions --cp-size: one context-parallel rank's positions of a packed batch (analysis/dumps/cp_positions.hpp,
-// its numbers tested against tests/reference/cp_positions.py in tests/analysis/test_cp_positions.cpp): the text,
+// its numbers tested against tests/reference/cp_positions.py in tests/analysis/dumps/test_cp_positions.cpp): the text,
 // JSON and .npy wiring, the exit codes, Chinese, and bad input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// `rope weights` in-process: the wiring (library numbers are tests/analysis/test_weights_run.cpp's), exit codes,
-// the JSON keys, the text in both languages, the heat map, and bad input as one line.
+// `rope weights` in-process: the wiring (library numbers are tests/analysis/weights/test_weights_run.cpp's), exit
+// codes, the JSON keys, the text in both languages, the heat map, and bad input as one line.
 #include "rope/cli/cli.hpp"
 
 #include <filesystem>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/teaching/bench.hpp"
+#include "rope/analysis/calculators/bench.hpp"
 #include "rope/analysis/teaching/explain.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/cli/options.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "rope/analysis/check/check_layers.hpp"
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_file.hpp"

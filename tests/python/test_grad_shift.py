@@ -1,7 +1,7 @@
 """rope.check(grad=True), rope.check(shift=δ) and rope.testing.assert_rope_grad (issue 66) on the dumps of
 tests/reference/grad_shift.py: gradients of PyTorch's autograd through HF's rotate_half, K caches shifted by NumPy, and
 the planted mistakes, each written by code independent of rope's. The same verdicts as rope check --grad / --shift
-(tests/analysis/test_check_mode.cpp)."""
+(tests/analysis/check/test_check_mode.cpp)."""
 import numpy as np
 import pytest
 

@@ -1,10 +1,10 @@
 /// @file
 /// The options `rope check`, `diff` and `identify` share: the two dumps (--before, --after), their positions,
-/// axes, the safetensors tensor name and --bf16-bits, bound to the library's DumpFiles (analysis/dumps/dump_files.hpp,
+/// axes, the safetensors tensor name and --bf16-bits, bound to the library's DumpFiles (analysis/check/dump_files.hpp,
 /// which reads them; report/dump_text.hpp names them in a report).
 #pragma once
 
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/report/dump_text.hpp"
 

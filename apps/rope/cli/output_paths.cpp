@@ -26,7 +26,7 @@ bool is_output_option(const std::string& name) {
 }
 
 /// The types of the options whose value may name a file by its path: FILE, and positions and sequence starts
-/// (a range, a list, or a file named by @FILE or by its path: analysis/dumps/dump_files.cpp).
+/// (a range, a list, or a file named by @FILE or by its path: analysis/check/dump_files.cpp).
 constexpr const char* kPathTypes[] = {"FILE", "POS", "STARTS"};
 
 bool may_be_a_path(const std::string& type) {

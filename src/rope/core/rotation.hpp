@@ -47,4 +47,9 @@ Eigen::MatrixXd rotation_matrix(int d, double m, double base = kDefaultBase, Lay
 /// @throws InvalidArgument for a bad d.
 Eigen::PermutationMatrix<Eigen::Dynamic> layout_permutation(int d);
 
+/// ⟨u, v⟩ summed pair by pair: Σ_{i = 0}^{d/2 − 1} (u_a v_a + u_b v_b), (a, b) = pair_channels(d, i, layout),
+/// accumulated from pair 0 on. Equal to ⟨u, v⟩ up to the order of the additions.
+/// @throws InvalidArgument if the lengths differ or are odd.
+double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layout);
+
 }  // namespace rope

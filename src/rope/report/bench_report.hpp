@@ -1,11 +1,11 @@
 /// @file
-/// The printers of `rope bench` (analysis/teaching/bench.hpp): the text for people (in either language) and the value
-/// (every timing and difference of the text, in seconds).
+/// The printers of `rope bench` (analysis/calculators/bench.hpp): the text for people (in either language) and the
+/// value (every timing and difference of the text, in seconds).
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/teaching/bench.hpp"
+#include "rope/analysis/calculators/bench.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -19,7 +19,7 @@ namespace rope {
 class Text;
 
 /// The value lists the runs ("ranges") and segments ("segments") the diff kept: at most kListedDiffRuns runs
-/// (analysis/dumps/dump_diff.hpp) and kListedSegments segments (check.hpp) plus the diagnosed ones; range_count and
+/// (analysis/check/dump_diff.hpp) and kListedSegments segments (check.hpp) plus the diagnosed ones; range_count and
 /// segment_count count them all.
 
 /// The report's fields: the verdict, the expectation, each side against it, the two against each other, the first

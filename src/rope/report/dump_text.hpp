@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 
 namespace rope {
 

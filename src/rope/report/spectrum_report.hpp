@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope spectrum` (analysis/teaching/spectrum.hpp): the text for people (in either language: the dump,
+/// The printers of `rope spectrum` (analysis/spectrum/spectrum.hpp): the text for people (in either language: the dump,
 /// the spec, the bands, one row per pair, a line per head, the notes), the value of its numbers (`--json`: `pairs`
 /// pooled over batch rows and heads, `heads` per head, `bands`) and its two figures (per pair the energy share as
 /// bars and the normalised frequency entropy as a line over the wavelength; the heads × pairs heat map of the
@@ -8,7 +8,7 @@
 
 #include <ostream>
 
-#include "rope/analysis/teaching/spectrum.hpp"
+#include "rope/analysis/spectrum/spectrum.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"

@@ -1,6 +1,6 @@
 // rope bench: a short version of bench/ for a class on their own laptop: the teaching ladder (dense
 // d×d matrix, 2×2 blocks, element-wise cos/sin, complex numbers) and the decay job by the recurrence
-// and with a cos/sin per term (rope/analysis/teaching/bench.hpp). Times vary from run to run; the ratios are the
+// and with a cos/sin per term (rope/analysis/calculators/bench.hpp). Times vary from run to run; the ratios are the
 // lesson.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // rope diff: two implementations' outputs for the same input and positions, each checked against the reference
-// of rope check (check.hpp) and compared with each other under (D1) of rope/analysis/dumps/dump_diff.hpp: which one is
+// of rope check (check.hpp) and compared with each other under (D1) of rope/analysis/check/dump_diff.hpp: which one is
 // right where, and what separates them, per range of positions.
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,5 +1,5 @@
 // rope spectrum: which pairs of a dumped q or k carry energy, and how periodic each pair's norm is along the
-// sequence (docs/spectrum.md). The computation is rope/analysis/teaching/spectrum.hpp, its report
+// sequence (docs/spectrum.md). The computation is rope/analysis/spectrum/spectrum.hpp, its report
 // rope/report/spectrum_report.hpp.
 #include <CLI/CLI.hpp>
 #include <filesystem>

@@ -30,7 +30,7 @@ Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd&
 /// vectorize; OpenMP over blocks. The recurrence itself adds a few ulp per term; against decay_bound
 /// (a cos/sin per term) the relative difference per point is ~1e-14 for distances up to 4096 and
 /// ~1e-10 near 10^6, where the angles m_k·θ_i are only known to their rounding, ulp(10^6) ≈ 1.2e-10,
-/// in either computation (tests/analysis/test_decay.cpp measures both). The last point is computed directly
+/// in either computation (tests/analysis/calculators/test_decay.cpp measures both). The last point is computed directly
 /// at exactly `stop`.
 /// @throws InvalidArgument as linspace does.
 Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, long points);
@@ -48,7 +48,7 @@ Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 /// The same at linspace(stop, points) without a cos/sin per term: the anchors and the angle-addition
 /// product of decay_bound_linspace, cos((aK + b)Δθ_i) = Re(A_{a,i}·B_{b,i}). Against ones_score (a
 /// cos/sin per term) the difference is at most a few ulp per term plus the angles' own rounding,
-/// |Δ| <= 4·(d/2)·ε·(m·θ_0 + 8) (tests/analysis/test_decay.cpp); the last point is computed directly.
+/// |Δ| <= 4·(d/2)·ε·(m·θ_0 + 8) (tests/analysis/calculators/test_decay.cpp); the last point is computed directly.
 /// @throws InvalidArgument as linspace does.
 Eigen::VectorXd ones_score_linspace(const Eigen::VectorXd& theta, double stop, long points);
 

@@ -7,7 +7,7 @@
 /// with every table entry computed directly by std::cos/std::sin, so an entry's error is a few ulp per
 /// level (at most 7 levels within verify's limits), never accumulated along the positions as a
 /// running recurrence would. Memory: levels × 128 × d/2 × 16 bytes (25 MB at d = 4096 and p < 2^42).
-/// tests/analysis/test_angle_table.cpp compares it with cos/sin in long double.
+/// tests/analysis/check/test_angle_table.cpp compares it with cos/sin in long double.
 #pragma once
 
 #include <Eigen/Core>

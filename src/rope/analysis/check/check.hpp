@@ -319,7 +319,7 @@ struct ComparePass {
 };
 
 /// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces
-/// (analysis/dumps/dump_stream.hpp). Every comparison runs the one kernel of analysis/check/check_kernel.hpp.
+/// (analysis/check/dump_stream.hpp). Every comparison runs the one kernel of analysis/check/check_kernel.hpp.
 class DumpSource {
  public:
   virtual ~DumpSource() = default;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/models/layers_without_rope.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "rope/analysis/check/check_run.hpp"
-#include "rope/analysis/dumps/dump_diff.hpp"
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_diff.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/models/layers_without_rope.hpp"
 
 namespace rope {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/dtype.hpp"

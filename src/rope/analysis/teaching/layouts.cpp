@@ -86,20 +86,6 @@ std::vector<int> layout_perm(int d) {
   return perm;
 }
 
-double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layout) {
-  if (u.size() != v.size() || u.size() % 2 != 0) {
-    throw InvalidArgument(
-        error_msg("pair_dot needs two vectors of the same even length (got {0} and {1})", u.size(), v.size()));
-  }
-  const int d = static_cast<int>(u.size());
-  double sum = 0.0;
-  for (int i = 0; i < d / 2; ++i) {
-    const auto [a, b] = pair_channels(d, i, layout);
-    sum += u[a] * v[a] + u[b] * v[b];
-  }
-  return sum;
-}
-
 LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m,
                            double n) {
   if (q.size() != 2 * theta.size() || k.size() != 2 * theta.size()) {

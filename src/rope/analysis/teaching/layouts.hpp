@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "rope/core/random.hpp"
+#include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
 
@@ -60,11 +61,6 @@ struct LayoutsSettings {
 /// perm with x_half = x_interleaved[perm], the NumPy form of P (M6):
 /// perm = [0, 2, 4, …, d − 2, 1, 3, …, d − 1], so (P x)_c = x_{perm[c]}. @throws InvalidArgument for a bad d.
 std::vector<int> layout_perm(int d);
-
-/// ⟨u, v⟩ summed pair by pair: Σ_{i = 0}^{d/2 − 1} (u_a v_a + u_b v_b), (a, b) = pair_channels(d, i, layout),
-/// accumulated from pair 0 on. Equal to ⟨u, v⟩ up to the order of the additions.
-/// @throws InvalidArgument if the lengths differ or are odd.
-double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layout);
 
 /// The three scores (a), (b), (c) of the file comment at one pair of positions.
 struct LayoutScores {

@@ -7,7 +7,7 @@
 /// evaluated in double in the element-wise form (M9) with cos/sin from one table of the positions
 /// 0 … max_position−1 (tensor_apply.hpp; R_{−δ} uses cos even, sin odd). This is what bench/ and
 /// `rope bench` time as "identity checks per second"; `rope verify` keeps its own, per-identity
-/// suite (verify.hpp). tests/analysis/test_identity_check.cpp compares every side with apply_rotary on the
+/// suite (verify.hpp). tests/analysis/verify/test_identity_check.cpp compares every side with apply_rotary on the
 /// same draws.
 #pragma once
 

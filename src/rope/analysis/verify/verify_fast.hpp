@@ -11,7 +11,7 @@
 ///   - Angles in float32, float16, bfloat16: computed as the strategy computes them (precision.hpp
 ///     (P3)–(P5)), one cos/sin per pair and position, and every operation rounded to the type.
 /// The dense d×d form (verify.cpp, VerifySettings::dense) checks the same rows with matrices;
-/// tests/analysis/test_verify_fast.cpp compares the two.
+/// tests/analysis/verify/test_verify_fast.cpp compares the two.
 #pragma once
 
 #include <Eigen/Core>

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <limits>
 
-#include "rope/analysis/teaching/layouts.hpp"
+#include "rope/core/rotation.hpp"
 #include "rope/core/apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"

@@ -80,7 +80,7 @@ struct PermuteDemo {
 ///   hf   = ⟨R^half_m W_q x, R^half_(m+δ) W_k y⟩ (per head)
 ///   gguf = ⟨R^int_m P_q W_q x, R^int_(m+δ) P_k W_k y⟩
 ///   bug  = the same with P_k built from n_head.
-/// Scores are summed pair by pair (layouts.hpp pair_dot), so gguf adds the same products in the same
+/// Scores are summed pair by pair (core/rotation.hpp pair_dot), so gguf adds the same products in the same
 /// order as hf: equal bit for bit. The stated tolerance is the textbook bound for two dot products of hd
 /// terms (Higham, Accuracy and Stability, §3.1), which another summation order would have to meet.
 /// @throws InvalidArgument for sizes outside the bounds, n_head not a multiple of n_head_kv, odd head_dim.

@@ -2,13 +2,13 @@
 // YaRN run without ext_factor, the rotary dimension halved, IMROPE's fourth-slot pairs unrotated, and "before"
 // read after an in-place RoPE. The conformance tier plants each through the real ggml kernel
 // (tests/conformance/ggml_rope_cases.cpp); here, synthetic float64 dumps rotated by
-// tests/analysis/test_dump_fixtures.hpp's independent complex form.
+// tests/analysis/dumps/test_dump_fixtures.hpp's independent complex form.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 #include "support/expectation.hpp"

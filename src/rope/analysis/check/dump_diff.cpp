@@ -1,4 +1,4 @@
-#include "rope/analysis/dumps/dump_diff.hpp"
+#include "rope/analysis/check/dump_diff.hpp"
 
 #include <algorithm>
 #include <cmath>

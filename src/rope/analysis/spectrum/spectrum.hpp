@@ -8,7 +8,7 @@
 ///        (F4) has FE 0 and is flagged;
 ///   (F5) the bands: the fewest consecutive pairs holding 90 % of the energy, and the pairs of lowest and
 ///        highest entropy.
-/// The dump is read as rope check reads it (analysis/dumps/dump_files.hpp: every format and axis order), streamed a
+/// The dump is read as rope check reads it (analysis/check/dump_files.hpp: every format and axis order), streamed a
 /// block of sequence indices at a time, so that memory holds the norms of a few heads (pairs × sequence each),
 /// never the dump.
 #pragma once
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check_run.hpp"
-#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/check/dump_files.hpp"
 #include "rope/core/message.hpp"
 
 namespace rope {

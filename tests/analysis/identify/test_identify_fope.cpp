@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "support/cli_harness.hpp"
 

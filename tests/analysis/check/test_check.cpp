@@ -1,5 +1,5 @@
 // rope check's comparison and diagnosis (rope/analysis/check/check.hpp) on synthetic float64 dumps rotated by
-// tests/analysis/test_dump_fixtures.hpp's independent complex form.
+// tests/analysis/dumps/test_dump_fixtures.hpp's independent complex form.
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"

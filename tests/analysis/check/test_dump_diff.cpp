@@ -1,12 +1,12 @@
-// rope diff's library (rope/analysis/dumps/dump_diff.hpp): two outputs of the same input checked against one reference
+// rope diff's library (rope/analysis/check/dump_diff.hpp): two outputs of the same input checked against one reference
 // and compared with each other under (D1), on float64 dumps rotated by test_dump_fixtures.hpp's complex form.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 
-#include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/dumps/dump_diff.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
+#include "rope/analysis/check/dump_diff.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"

@@ -1,4 +1,4 @@
-#include "rope/analysis/dumps/dump_stream.hpp"
+#include "rope/analysis/check/dump_stream.hpp"
 
 #include <algorithm>
 #include <cstdint>

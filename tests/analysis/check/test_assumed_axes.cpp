@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check_run.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
 #include "rope/report/dump_text.hpp"

@@ -9,7 +9,7 @@
 #include <random>
 #include <tuple>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/dtype.hpp"

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "support/cli_harness.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/check_run.hpp"
 #include "rope/analysis/check/expectation.hpp"

@@ -1,4 +1,4 @@
-// The numbers of rope spectrum (analysis/teaching/spectrum.hpp) on the library: the power spectrum against the DFT's
+// The numbers of rope spectrum (analysis/spectrum/spectrum.hpp) on the library: the power spectrum against the DFT's
 // definition summed directly, the frequency entropy of series whose spectrum is known, the flat rule (F4), the bands
 // (F5) and the tallies of a small dump read through a fetch, heads and batch rows apart. The whole command against
 // NumPy: tests/cli/check_spectrum.py (reference.spectrum).
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <complex>
 
-#include "rope/analysis/teaching/spectrum.hpp"
+#include "rope/analysis/spectrum/spectrum.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 

@@ -1,6 +1,6 @@
 // rope spectrum (spectrum.hpp, docs/spectrum.md): per pair of a dump, its wavelength, energy share and frequency
 // entropy (F1)–(F5), the dump streamed a block of sequence indices at a time.
-#include "rope/analysis/teaching/spectrum.hpp"
+#include "rope/analysis/spectrum/spectrum.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/test_dump_fixtures.hpp"
+#include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/error.hpp"
 

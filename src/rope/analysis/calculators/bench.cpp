@@ -1,4 +1,4 @@
-#include "rope/analysis/teaching/bench.hpp"
+#include "rope/analysis/calculators/bench.hpp"
 
 #include <algorithm>
 #include <chrono>
