@@ -1,25 +1,33 @@
 // rope check's known variants as one table and the modes of a check (rope/analysis/check/check_table.hpp): a row per
-// VariantKind in its order, unique names, every variant check_variants builds reporting the parameters its row
-// declares, the forward mode's expectation unchanged and its sentences the rows' own.
+// VariantKind, unique names, every row with its builder (or found by a screen, a search, a measurement or a mode) and
+// its sentences in the catalog, the variants built in the table's order, every variant check_variants builds
+// reporting the parameters its row declares, the forward mode's expectation unchanged and its sentences the rows' own.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/io/po_file.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "support/expectation.hpp"
 
 namespace rope {
 namespace {
 
-TEST(CheckTable, OneRowPerKindInOrder) {
+TEST(CheckTable, OneRowPerKind) {
   const std::vector<VariantRow>& table = variant_table();
   ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::FopeSinPaddedOne) + 1);
   std::set<std::string> names;
+  std::set<VariantKind> kinds;
   const RopeExpectation e = test::expect_half(16);
-  for (std::size_t k = 0; k < table.size(); ++k) {
-    const VariantRow& row = table[k];
-    EXPECT_EQ(static_cast<std::size_t>(row.kind), k);
+  EXPECT_EQ(table.front().kind, VariantKind::Expected);
+  for (const VariantRow& row : table) {
+    EXPECT_TRUE(kinds.insert(row.kind).second) << row.name << "'s kind twice";
+    EXPECT_EQ(&variant_row(row.kind), &row) << row.name;
     EXPECT_TRUE(names.insert(row.name).second) << row.name << " twice";
     EXPECT_EQ(std::string(to_string(row.kind)), row.name);
     EXPECT_FALSE(describe(row.kind, e).en.empty()) << row.name;
@@ -28,6 +36,137 @@ TEST(CheckTable, OneRowPerKindInOrder) {
   }
   EXPECT_EQ(std::string(to_string(VariantKind::CacheShort)), "cos-sin-cache-short");
   EXPECT_EQ(describe(VariantKind::LayoutSwapped, e).en, "the interleaved layout");
+}
+
+/// po/zh_CN.po's English ids (msgid), read once.
+const std::set<std::string>& catalog_ids() {
+  static const std::set<std::string> ids = [] {
+    std::ifstream in(ROPE_CATALOG_FILE, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::set<std::string> out;
+    for (const PoEntry& entry : parse_po(text.str(), "zh_CN.po")) {
+      if (!entry.obsolete && !entry.str.empty()) out.insert(entry.id);
+    }
+    return out;
+  }();
+  return ids;
+}
+
+/// The ids of `m` and of the messages in its fields that the catalog lacks.
+std::vector<std::string> untranslated(const Message& m) {
+  std::vector<std::string> out;
+  if (!m.id.empty() && !m.verbatim && catalog_ids().count(m.id) == 0) out.push_back(m.id);
+  for (const MessageArg& a : m.args) {
+    if (a.nested == nullptr) continue;
+    for (const std::string& id : untranslated(*a.nested)) out.push_back(id);
+  }
+  return out;
+}
+
+class CheckTableRows : public testing::TestWithParam<VariantKind> {};
+
+// A row is its known bug whole: a name, what it changes and its sentence, both in the catalog; and how its variants
+// are built and when they apply (a row compared with the dump builds from the expectation, a row built from the dump
+// from what it shows), or, for a row found otherwise (a screen, a search, a measurement, a mode), no builder of the
+// expectation's: nothing that the one pass over the variants would compare.
+TEST_P(CheckTableRows, EachRowCarriesItsBuilderAndItsSentences) {
+  const VariantRow& row = variant_row(GetParam());
+  SCOPED_TRACE(row.name);
+  ASSERT_NE(row.changes, nullptr);
+  ASSERT_NE(row.says, nullptr);
+  // An M-RoPE expectation (its sections interleaved), so that the rows whose sentences name the sections have some;
+  // one position, two groups, the row's parameters each 1.
+  RopeExpectation e = test::expect_half(16);
+  e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::Interleaved}, 8);
+  CheckDiagnosis dg;
+  for (std::string keys = row.parameters; !keys.empty();) {
+    const std::size_t comma = keys.find(',');
+    dg.found.emplace_back(keys.substr(0, comma), 1.0);
+    keys = comma == std::string::npos ? "" : keys.substr(comma + 1);
+  }
+  DumpComparison c;
+  c.after_non_finite.seq = 0;
+  const std::vector<AxisPosition> positions{AxisPosition::single(0), AxisPosition::single(1)};
+  const VariantSaying saying{e, dg, c, positions, 2, DType::F32};
+  const Message changes = row.changes(e), says = row.says(saying);
+  EXPECT_FALSE(changes.en.empty());
+  EXPECT_EQ(untranslated(changes), std::vector<std::string>{}) << "add its Chinese to po/zh_CN.po";
+  if (row.kind == VariantKind::Expected) {
+    EXPECT_TRUE(says.en.empty());
+    EXPECT_FALSE(row.from_expectation || row.from_dump) << "the expectation is no variant of itself";
+    return;
+  }
+  EXPECT_FALSE(says.en.empty());
+  EXPECT_EQ(untranslated(says), std::vector<std::string>{}) << "add its Chinese to po/zh_CN.po";
+  // A builder comes with its predicate, and a predicate with its builder.
+  for (const VariantBuild& b : {row.from_expectation, row.from_dump}) {
+    EXPECT_EQ(b.applies == nullptr, b.build == nullptr);
+  }
+  switch (row.detection) {
+    case VariantDetection::Compared:
+      EXPECT_TRUE(row.from_expectation) << "a compared row builds its variant from the expectation";
+      break;
+    case VariantDetection::FromDump:
+      EXPECT_TRUE(row.from_dump) << "a row built from the dump builds its variant from what the dump shows";
+      EXPECT_FALSE(row.from_expectation);
+      break;
+    case VariantDetection::Measured:
+    case VariantDetection::Searched:
+    case VariantDetection::Screened:
+    case VariantDetection::InMode:
+      EXPECT_FALSE(row.from_expectation) << "a row found otherwise is not compared in the one pass";
+      break;
+  }
+}
+
+std::vector<VariantKind> every_kind() {
+  std::vector<VariantKind> kinds;
+  for (const VariantRow& row : variant_table()) kinds.push_back(row.kind);
+  return kinds;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, CheckTableRows, testing::ValuesIn(every_kind()),
+                         [](const testing::TestParamInfo<VariantKind>& info) {
+                           std::string name = to_string(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+/// The place of `kind`'s row in the table.
+std::size_t row_index(VariantKind kind) {
+  const std::vector<VariantRow>& table = variant_table();
+  return static_cast<std::size_t>(&variant_row(kind) - table.data());
+}
+
+// The variants are the rows' builders run in the table's order (the order they are compared in: of two that pass,
+// the earlier row is the match): those of the expectation, then those of what the dump shows.
+TEST(CheckTable, VariantsComeInTheTablesOrder) {
+  RopeExpectation e = test::expect_half(32, 16, 500000, 1.2);
+  e.rope.config.type = ScalingType::Linear;
+  e.rope.params.inv_freq /= 4.0;
+  std::vector<AxisPosition> positions;
+  for (const double p : {0, 1, 2, 3, 0, 1, 2, 3}) positions.push_back(AxisPosition::single(p));
+  DumpComparison c;
+  c.channel_ratio = Eigen::VectorXd::Zero(32);
+  c.channel_ratio[20] = 2;  // a channel past the spec's rotated block 0…15 changed: the block 5…20 (offset 5)?
+  const VariantDump dump{positions, c, 4, 32, 3, 1.5};
+  const std::vector<Variant> alone = check_variants(e), shown = table_variants({e, &dump});
+  ASSERT_GT(shown.size(), alone.size());
+  for (std::size_t k = 0; k < alone.size(); ++k) EXPECT_EQ(shown[k].kind, alone[k].kind);  // the expectation's first
+  const auto in_order = [](const std::vector<Variant>& v, std::size_t from, std::size_t to) {
+    for (std::size_t k = from + 1; k < to; ++k) {
+      if (row_index(v[k].kind) < row_index(v[k - 1].kind)) return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(in_order(alone, 0, alone.size()));
+  EXPECT_TRUE(in_order(shown, alone.size(), shown.size()));
+  std::set<VariantKind> from_dump;
+  for (std::size_t k = alone.size(); k < shown.size(); ++k) from_dump.insert(shown[k].kind);
+  EXPECT_EQ(from_dump,
+            (std::set<VariantKind>{VariantKind::CacheShort, VariantKind::PositionIdsIgnored, VariantKind::HeadsSeqMixed,
+                                   VariantKind::RotaryOffsetOther, VariantKind::NormScaled}));
 }
 
 /// "length,wraps" of the found pairs, in order.
@@ -56,68 +195,145 @@ TEST_P(CheckTableParameters, VariantsReportTheirRowsParameters) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Expectations, CheckTableParameters,
-    testing::Values(ExpectationCase{"half", [] { return test::expect_half(16); }},
-                    ExpectationCase{"partial_scaled",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(32, 16, 500000, 1.2);
-                                      e.rope.config.type = ScalingType::Linear;
-                                      e.rope.params.inv_freq /= 4.0;
-                                      return e;
-                                    }},
-                    ExpectationCase{"interleaved_deinterleaved",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.layout = Layout::Interleaved;
-                                      e.rope.deinterleaved_output = true;
-                                      return e;
-                                    }},
-                    ExpectationCase{"mrope_decode",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
-                                      e.rope_delta = 7;
-                                      return e;
-                                    }},
-                    // Qwen3-VL's interleave and openPangu-VL's of [2, 3, 3] part at pair 3 (THW·HW… against THW·THW…):
-                    // each builds the other order's variant with its pair.
-                    ExpectationCase{"mrope_interleaved",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::Interleaved}, 8);
-                                      return e;
-                                    }},
-                    ExpectationCase{"mrope_openpangu",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::PanguGreedy}, 8);
-                                      return e;
-                                    }},
-                    // FoPE (models/fope.hpp): 5 of 8 pairs kept, 3 padded; its own variants, the padding with "padded".
-                    ExpectationCase{"fope",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      FopeCoefficients c;
-                                      c.kept = 5;
-                                      c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
-                                      e.fope = std::make_shared<const FopeCoefficients>(c);
-                                      return e;
-                                    }},
-                    // HunyuanVL's XD-RoPE: HF's map builds Tencent's variant and the other way, each with its pair.
-                    ExpectationCase{"xdrope_hf",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeHf}, 8);
-                                      return e;
-                                    }},
-                    ExpectationCase{"xdrope_tencent",
-                                    [] {
-                                      RopeExpectation e = test::expect_half(16);
-                                      e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeTencent}, 8);
-                                      return e;
-                                    }}),
-    [](const testing::TestParamInfo<ExpectationCase>& info) { return std::string(info.param.name); });
+/// The expectations whose variants are checked: every row built from the expectation is built for one of them.
+std::vector<ExpectationCase> expectation_cases() {
+  return {ExpectationCase{"half", [] { return test::expect_half(16); }},
+          ExpectationCase{"partial_scaled",
+                          [] {
+                            RopeExpectation e = test::expect_half(32, 16, 500000, 1.2);
+                            e.rope.config.type = ScalingType::Linear;
+                            e.rope.params.inv_freq /= 4.0;
+                            return e;
+                          }},
+          // Linear scaling by 4 at base 500000 as the config gives it (head_dim 16): its θ at base 10000 computes.
+          ExpectationCase{"linear_config",
+                          [] {
+                            RopeExpectation e = test::expect_half(16, 16, 500000);
+                            e.rope.config.head_dim = 16;
+                            e.rope.config.type = ScalingType::Linear;
+                            e.rope.config.factor = 4;
+                            e.set_theta(rope_parameters(e.rope.config).inv_freq);
+                            return e;
+                          }},
+          ExpectationCase{"interleaved_deinterleaved",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.layout = Layout::Interleaved;
+                            e.rope.deinterleaved_output = true;
+                            return e;
+                          }},
+          ExpectationCase{"mrope_decode",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
+                            e.rope_delta = 7;
+                            return e;
+                          }},
+          // Qwen3-VL's interleave and openPangu-VL's of [2, 3, 3] part at pair 3 (THW·HW… against THW·THW…):
+          // each builds the other order's variant with its pair.
+          ExpectationCase{"mrope_interleaved",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::Interleaved}, 8);
+                            return e;
+                          }},
+          ExpectationCase{"mrope_openpangu",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::PanguGreedy}, 8);
+                            return e;
+                          }},
+          // FoPE (models/fope.hpp): 5 of 8 pairs kept, 3 padded; its own variants, the padding with "padded".
+          ExpectationCase{"fope",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            FopeCoefficients c;
+                            c.kept = 5;
+                            c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
+                            e.fope = std::make_shared<const FopeCoefficients>(c);
+                            return e;
+                          }},
+          ExpectationCase{"interleaved",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.layout = Layout::Interleaved;
+                            return e;
+                          }},
+          // YaRN's factor, its truncated range and LongRoPE's other list (what the model's config adds).
+          ExpectationCase{"yarn_longrope",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.yarn_factor = 4;
+                            e.yarn_truncated_theta = e.theta() * 0.5;
+                            e.longrope_other = RopeExpectation::OtherList{e.theta() * 0.25, true};
+                            return e;
+                          }},
+          ExpectationCase{"grad",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.mode = CheckMode::Grad;
+                            return e;
+                          }},
+          ExpectationCase{"shift",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.mode = CheckMode::Shift;
+                            e.shift = 4;
+                            e.shift_magnitude = 1.2;
+                            return e;
+                          }},
+          // HunyuanVL's XD-RoPE: HF's map builds Tencent's variant and the other way, each with its pair.
+          ExpectationCase{"xdrope_hf",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeHf}, 8);
+                            return e;
+                          }},
+          ExpectationCase{"xdrope_tencent", [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeTencent}, 8);
+                            return e;
+                          }}};
+}
+
+INSTANTIATE_TEST_SUITE_P(Expectations, CheckTableParameters, testing::ValuesIn(expectation_cases()),
+                         [](const testing::TestParamInfo<ExpectationCase>& info) {
+                           return std::string(info.param.name);
+                         });
+
+// Every row's builder builds: each row built from the expectation is built for one of the expectations above, each
+// row built from the dump for one of these dumps (a row whose predicate never holds would be a known bug never tried).
+TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
+  std::set<VariantKind> built;
+  for (const ExpectationCase& e : expectation_cases()) {
+    for (const Variant& v : check_variants(e.make())) built.insert(v.kind);
+  }
+  // From the dump: positions that restart, a drift at position 3, four groups, a changed channel past the rotated
+  // block, the norm scaled; M-RoPE batch rows, [3, batch, seq] (two rows) and text [batch, seq] (three rows).
+  RopeExpectation partial = test::expect_half(32, 16);
+  std::vector<AxisPosition> restarting;
+  for (const double p : {0, 1, 2, 3, 0, 1, 2, 3}) restarting.push_back(AxisPosition::single(p));
+  DumpComparison c;
+  c.channel_ratio = Eigen::VectorXd::Zero(32);
+  c.channel_ratio[20] = 2;
+  const VariantDump shown{restarting, c, 4, 32, 3, 1.5};
+  for (const Variant& v : table_variants({partial, &shown})) built.insert(v.kind);
+  RopeExpectation mrope = test::expect_half(16);
+  mrope.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
+  mrope.batch_rows = 2, mrope.row_length = 2;
+  const std::vector<AxisPosition> rows = test::text_image_positions(4, 0, 0);
+  const VariantDump batch{rows, c, 1, 16, -1, std::nullopt};
+  for (const Variant& v : table_variants({mrope, &batch})) built.insert(v.kind);
+  mrope.batch_rows = 3;
+  const std::vector<AxisPosition> text(restarting.begin(), restarting.begin() + 6);
+  const VariantDump text_rows{text, c, 1, 16, -1, std::nullopt};
+  for (const Variant& v : table_variants({mrope, &text_rows})) built.insert(v.kind);
+  for (const VariantRow& row : variant_table()) {
+    if (row.from_expectation || row.from_dump) {
+      EXPECT_EQ(built.count(row.kind), 1u) << row.name << " never built";
+    }
+  }
+}
 
 TEST(CheckTable, TheOtherInterleaveIsTriedWhereTheTwoOrdersPart) {
   // [2, 3, 3] over 8 pairs: openPangu-VL's greedy order parts from Qwen3-VL's at pair 3; [2, 1, 1] over 4 pairs is

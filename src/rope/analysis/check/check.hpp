@@ -255,7 +255,8 @@ std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& expected);
 /// there (Qwen4-exp's indexer keys at (b, b, b, b)); empty for any other map.
 std::vector<int> ggml_fourth_slot_pairs(const RopeExpectation& expected);
 
-/// The variants worth trying for `expected` (those that differ from it).
+/// The variants worth trying for `expected` (those that differ from it): the builders of the variant table's rows
+/// that apply to it, in the table's order (check_table.hpp table_variants).
 std::vector<Variant> check_variants(const RopeExpectation& expected);
 
 /// The values of one tensor that are not finite numbers (NaN, ±infinity): how many, and the first in (sequence

@@ -63,100 +63,6 @@ std::optional<std::pair<int, int>> pass_through_changed(const RopeExpectation& e
   return std::pair{first, count};
 }
 
-/// The largest power of two and multiple of 1024 in (low, high], and high itself: the lengths a cos/sin cache
-/// built too short may have when the dump is right at `low` and wrong from `high` on.
-std::vector<long> cache_lengths(double low, double high) {
-  std::vector<long> out{static_cast<long>(high)};
-  const auto keep = [&](long L) {
-    if (L > low && L <= high && std::find(out.begin(), out.end(), L) == out.end()) out.push_back(L);
-  };
-  long pow2 = 1;
-  while (pow2 * 2 <= high) pow2 *= 2;
-  keep(pow2);
-  keep(static_cast<long>(std::floor(high / 1024)) * 1024);
-  return out;
-}
-
-/// The variants that depend on the positions and the dump's shape: a cos/sin cache too short (when the dump is
-/// right up to index `first_failing`), packed sequences rotated at their index in the batch, heads and sequence
-/// mixed by a reshape.
-void add_position_variants(std::vector<Variant>& variants, const RopeExpectation& expected,
-                           const std::vector<AxisPosition>& positions, long first_failing, long groups) {
-  const bool multi = !positions.empty() && positions.front().multi();
-  if (first_failing > 0 && !multi) {
-    const double high = positions[static_cast<std::size_t>(first_failing)][0];
-    const double low = positions[static_cast<std::size_t>(first_failing - 1)][0];
-    if (high > low && high >= 2 && high == std::floor(high)) {
-      for (const long L : cache_lengths(low, high)) {
-        for (const bool wraps : {false, true}) {
-          Variant v = variant_of(VariantKind::CacheShort, expected);
-          v.cache_length = L, v.cache_wraps = wraps;
-          v.found = {{"length", static_cast<double>(L)}, {"wraps", wraps ? 1.0 : 0.0}};
-          variants.push_back(std::move(v));
-        }
-      }
-    }
-  }
-  if (!multi && positions.size() > 1) {
-    long restart = -1;
-    for (std::size_t s = 1; s < positions.size() && restart < 0; ++s) {
-      if (positions[s][0] <= positions[s - 1][0]) restart = static_cast<long>(s);
-    }
-    if (restart > 0) {
-      Variant v = variant_of(VariantKind::PositionIdsIgnored, expected);
-      v.sequence_index = true;
-      v.found = {{"restart", static_cast<double>(restart)}};
-      variants.push_back(std::move(v));
-    }
-  }
-  const long B = expected.batch_rows, S = expected.row_length;
-  if (multi && positions.front().count >= 3 && B > 1 && S > 0 && static_cast<long>(positions.size()) == B * S &&
-      expected.rope.axes && !expected.rope.axes->vision()) {
-    Variant v = variant_of(VariantKind::MropeBatchRows, expected);
-    v.batch_axes = true;
-    v.found = {{"batch", static_cast<double>(B)}};
-    variants.push_back(std::move(v));
-  }
-  if (!multi && B >= 3 && S > 0 && static_cast<long>(positions.size()) == B * S && expected.rope.axes &&
-      !expected.rope.axes->vision()) {
-    Variant v = variant_of(VariantKind::MropeTextRowsAsAxes, expected);
-    v.text_rows_as_axes = true;
-    v.found = {{"batch", static_cast<double>(B)}};
-    variants.push_back(std::move(v));
-  }
-  if (groups > 1 && positions.size() > 1) {
-    Variant v = variant_of(VariantKind::HeadsSeqMixed, expected);
-    v.heads_mixed = true;
-    v.found = {{"groups", static_cast<double>(groups)}};
-    variants.push_back(std::move(v));
-  }
-}
-
-/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1):
-/// where the dump's changed channels begin, read from the channels outside the spec's block that the dump changed
-/// (those the expectation copies and the dump does not): the first of them when they lie before the spec's block,
-/// else the block of the rotary dimension that ends at the last of them (a block overlapping the spec's, channels
-/// 8…23 for a spec of 0…15, changes 16…23 outside it), when it fits and check_variants does not try that offset
-/// already (the head's end, or 0).
-void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& expected, const DumpComparison& e,
-                        int d) {
-  const int r = expected.rotary_dim(), off = expected.rope.rotary_offset;
-  if (expected.rope.axes || expected.rope.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
-  int lowest = -1, highest = -1;
-  for (int ch = 0; ch < d; ++ch) {
-    if ((ch >= off && ch < off + r) || e.channel_ratio[ch] <= 1.0) continue;
-    if (lowest < 0) lowest = ch;
-    highest = ch;
-  }
-  if (lowest < 0) return;
-  const int first = lowest < off ? lowest : highest + 1 - r;
-  if (first < 0 || first == off || first + r > d || first == (off == 0 ? d - r : 0)) return;
-  Variant v = variant_of(VariantKind::RotaryOffsetOther, expected);
-  v.spec.rope.rotary_offset = first;
-  v.found = {{"offset", first}};
-  variants.push_back(std::move(v));
-}
-
 /// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
 /// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
 CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const DumpComparison& e,
@@ -240,40 +146,16 @@ bool screen_failing(CheckReport& report, const DumpSource& source, long start,
   return false;
 }
 
-/// The variants to compare a failing dump with: the expectation's (check_variants) but those that equal it at these
-/// positions, and those built from the positions, the dump's shape and where it fails; with `norm_scale`, the
-/// expectation times that scale (every element off too, float32), after the named factors.
+/// The variants to compare a failing dump with: every row's that applies (check_table.hpp table_variants), built from
+/// the expectation and from what the dump shows (its positions, its shape, where it fails; with `norm_scale`, the
+/// expectation times that scale, every element off too).
 std::vector<Variant> variants_to_try(const RopeExpectation& expected, const std::vector<AxisPosition>& positions,
                                      const DumpComparison& e, const DumpSource& source,
                                      std::optional<double> norm_scale) {
-  std::vector<Variant> variants = check_variants(expected);
-  if (expected.fope) return variants;  // FoPE: its own variants (check_variants), the positions as given
-  // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
-  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
-  const auto drop = [&variants](VariantKind kind) {
-    variants.erase(
-        std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
-        variants.end());
-  };
-  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.rope.axes, p, 3) != 0; };
-  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
-    drop(VariantKind::EslotUnrotated);
-  }
-  const auto h_not_w = [](const AxisPosition& p) {
-    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
-  };
-  if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
   const bool drifts = e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq,
                                                      [](const AxisPosition& p) { return p.max_abs() != 0; });
-  add_position_variants(variants, expected, positions, drifts ? e.first_seq : -1, source.groups());
-  add_offset_variant(variants, expected, e, source.d());
-  if (norm_scale) {
-    Variant v = variant_of(VariantKind::NormScaled, expected);
-    v.spec.rope.params.attention_factor = expected.attention_factor() * *norm_scale;
-    v.found = {{"factor", *norm_scale}};
-    variants.push_back(std::move(v));
-  }
-  return variants;
+  const VariantDump dump{positions, e, source.groups(), source.d(), drifts ? e.first_seq : -1, norm_scale};
+  return table_variants({expected, &dump});
 }
 
 /// Compares every variant in one pass, keeps each comparison in the report, the first that passes as the match, and

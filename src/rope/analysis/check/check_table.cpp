@@ -9,10 +9,12 @@
 #include <stdexcept>
 
 #include "rope/analysis/dumps/cp_positions.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/scaling/longrope_engine.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope {
@@ -252,133 +254,597 @@ Message inv_freq_in(const char* type) {
       type);
 }
 
-constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
-                           kScreened = VariantDetection::Screened;
+// How the rows' variants are built (VariantRow::from_expectation, from_dump): the predicates first, then the builders.
+using F = const VariantFacts&;
+using Out = std::vector<Variant>&;
 
-// One row per VariantKind, in its order (variant_row indexes by it; CheckTable's test holds it so).
+/// The ladder base^(−2i/r) of r/2 pairs.
+Eigen::VectorXd ladder_theta(double base, int rotary_dim) {
+  Eigen::VectorXd t(rotary_dim / 2);
+  for (int i = 0; i < rotary_dim / 2; ++i) t[i] = std::pow(base, -2.0 * i / rotary_dim);
+  return t;
+}
+
+/// A variant of `kind` that computes `spec`, at the positions plus `offset`, its angles cast to `angles`.
+Variant& put(Out out, VariantKind kind, RopeExpectation spec, double offset = 0,
+             std::optional<DType> angles = std::nullopt) {
+  Variant x;
+  x.kind = kind, x.spec = std::move(spec), x.position_offset = offset, x.angle_type = angles;
+  out.push_back(std::move(x));
+  return out.back();
+}
+
+/// The expectation with θ replaced (and the rotary dimension with it).
+RopeExpectation with_theta(E e, Eigen::VectorXd theta) {
+  RopeExpectation s = e;
+  s.set_theta(std::move(theta));
+  return s;
+}
+
+bool always(F) { return true; }
+/// Not FoPE, whose own rows are the padding, the layout, the positions off by one and the rotation reversed.
+bool not_fope(F f) { return !f.expected.fope; }
+bool has_axes(F f) { return not_fope(f) && f.expected.rope.axes; }
+/// M-RoPE's text axes (t, h, w[, e]), not a vision tower's (row, column).
+bool mrope_axes(F f) { return has_axes(f) && !f.expected.rope.axes->vision() && f.expected.rope.axes->axes >= 3; }
+bool axes_order(F f, SectionOrder order) { return has_axes(f) && f.expected.rope.axes->source.order == order; }
+/// The interleaved layout, whose pairs are written back in place (llama.cpp) or de-interleaved (HF's DeepSeek-V3).
+bool deinterleaving(F f) {
+  return not_fope(f) && f.expected.rope.layout == Layout::Interleaved && !f.expected.rope.axis_blocks;
+}
+/// The pairs (2i, 2i + 1) written back in place, or de-interleaved to (i, i + r/2): HF's DeepSeek-V3
+/// (apply_rotary_pos_emb_interleave, transformers src/transformers/models/deepseek_v3/modeling_deepseek_v3.py at
+/// 00b676f8f048: view(b, h, s, d/2, 2).transpose(4, 3).reshape, then rotate_half) de-interleaves its output;
+/// llama.cpp's (src/models/deepseek2.cpp at 07bede6a8f32: q_pe = ggml_rope_ext(…, rope_type NORM, …)) keeps the
+/// channels in their interleaved order. q·k is the same either way; the dumps differ.
+RopeExpectation written_in_order(E e, bool deinterleaved) {
+  RopeExpectation s = e;
+  s.rope.deinterleaved_output = deinterleaved;
+  return s;
+}
+/// One axis, the rotary part narrower than the head (partial rotary).
+bool partial(F f) { return not_fope(f) && !f.expected.rope.axes && f.expected.rotary_dim() < f.expected.rope.head_dim; }
+/// A failing dump, not FoPE's (whose variants are its expectation's alone, at the positions as given).
+bool dump_shown(F f) { return f.dump != nullptr && not_fope(f); }
+/// The positions have several components (M-RoPE's, a tower's).
+bool multi_positions(F f) { return !f.dump->positions.empty() && f.dump->positions.front().multi(); }
+
+/// The pairs of the e slot: llama.cpp's IMROPE pairs HF's map turns, else those of a GGUF's own map.
+std::vector<int> e_slot_pairs(E e) {
+  std::vector<int> unrotated = llama_cpp_unrotated_pairs(e);
+  return unrotated.empty() ? ggml_fourth_slot_pairs(e) : unrotated;
+}
+/// llama.cpp's e slot: HF's interleaved map against llama.cpp's IMROPE; a GGUF's own map only where some position
+/// fills the fourth slot (one number p is (p, p, p, 0) already, the variant the expectation).
+bool e_slot_applies(F f) {
+  const RopeExpectation& e = f.expected;
+  if (!not_fope(f)) return false;
+  if (!llama_cpp_unrotated_pairs(e).empty()) return true;
+  if (ggml_fourth_slot_pairs(e).empty()) return false;
+  const auto fourth = [&](const AxisPosition& p) { return axis_component(*e.rope.axes, p, 3) != 0; };
+  return f.dump == nullptr || std::any_of(f.dump->positions.begin(), f.dump->positions.end(), fourth);
+}
+void e_slot_build(F f, Out out) {
+  RopeExpectation s = f.expected;
+  for (const int j : e_slot_pairs(f.expected)) s.rope.params.inv_freq[j] = 0;
+  put(out, VariantKind::EslotUnrotated, s);
+}
+
+/// Height and width exchanged, where some position has h ≠ w (elsewhere the variant is the expectation).
+bool axes_swapped_applies(F f) {
+  if (!has_axes(f)) return false;
+  const auto h_not_w = [](const AxisPosition& p) {
+    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
+  };
+  return f.dump == nullptr || std::any_of(f.dump->positions.begin(), f.dump->positions.end(), h_not_w);
+}
+
+/// The model's scaling recomputed at base 10000 (models/scaling/scaling.hpp rope_parameters), where Base10000 drops the
+/// scaling too.
+bool scaled_base_applies(F f) {
+  const RopeExpectation& e = f.expected;
+  return not_fope(f) && e.scaled() && e.base() != kDefaultBase && e.rope.config.type != ScalingType::LongRope;
+}
+void scaled_base_build(F f, Out out) {
+  RopeConfig c = f.expected.rope.config;
+  c.base = kDefaultBase;
+  try {
+    const RopeParameters p = rope_parameters(c);
+    if (p.inv_freq.size() == f.expected.theta().size()) {
+      put(out, VariantKind::ScaledBase10000, with_theta(f.expected, p.inv_freq)).found = {{"base", kDefaultBase}};
+    }
+  } catch (const InvalidArgument&) {
+    // the config's scaling does not compute at base 10000: no such variant
+  }
+}
+
+/// inv_freq stored in a 16-bit type, the product m·θ in float32 (sglang-jax #1472: a bf16 inv_freq buffer); none where
+/// the type holds θ exactly.
+void inv_freq_rounded(F f, Out out, DType type, VariantKind kind) {
+  Eigen::VectorXd rounded = f.expected.theta();
+  for (Eigen::Index i = 0; i < rounded.size(); ++i) rounded[i] = round_to(type, rounded[i]);
+  if (rounded != f.expected.theta()) put(out, kind, with_theta(f.expected, rounded));
+}
+
+/// The scaling's ratio applied twice (GGUF rope_freqs on top of rope_scaling): θ_i · (θ_i / θ0_i).
+void scaling_twice_build(F f, Out out) {
+  const RopeExpectation& e = f.expected;
+  const Eigen::VectorXd plain = ladder_theta(e.base(), e.rotary_dim());
+  const RopeExpectation s = with_theta(e, e.theta().cwiseProduct(e.theta()).cwiseQuotient(plain));
+  const double factor = (plain.cwiseQuotient(e.theta())).maxCoeff();
+  if (s.theta() != e.theta() && std::isfinite(factor)) {
+    put(out, VariantKind::ScalingTwice, s).found = {{"factor", factor}};
+  }
+}
+
+/// Partial rotary paired (i, i + d/2): rotate_half over the head where it belongs over the rotary part.
+bool partial_pairing_applies(F f) {
+  const RopeExpectation& e = f.expected;
+  const int r = e.rotary_dim(), d = e.rope.head_dim;
+  return not_fope(f) && !e.rope.axes && e.rope.layout == Layout::Half && r < d && e.rope.rotary_offset == 0 &&
+         !e.rope.deinterleaved_output && !e.rope.axis_blocks && r / 2 + d / 2 <= d && r / 2 != d / 2;
+}
+
+/// HF's other M-RoPE map of the same sections, (A2) against (A3), where they fit it.
+void sections_other(F f, Out out, SectionOrder other, VariantKind kind) {
+  try {
+    RopeExpectation s = f.expected;
+    s.rope.axes = make_axis_map({f.expected.rope.axes->source.sections, other}, f.expected.rotary_dim() / 2);
+    put(out, kind, s);
+  } catch (const InvalidArgument&) {
+    // the sections do not fit the other order: no such variant
+  }
+}
+/// The other interleave or XD-RoPE map of the same sections (docs/multi-axis.md (A3), (A10), (A11)), found at the
+/// first pair where the two part; none where they are one.
+void order_other(F f, Out out, SectionOrder other, VariantKind kind) {
+  try {
+    RopeExpectation s = f.expected;
+    s.rope.axes = make_axis_map({f.expected.rope.axes->source.sections, other}, f.expected.rotary_dim() / 2);
+    const int pair = first_differing_pair(*s.rope.axes, *f.expected.rope.axes);
+    if (pair >= 0) put(out, kind, s).found = {{"pair", pair}};
+  } catch (const InvalidArgument&) {
+    // the sections do not fit the other order: no such variant
+  }
+}
+bool interleave_applies(F f, SectionOrder order) {
+  return axes_order(f, order) && f.expected.rope.axes->source.sections.size() == 3;
+}
+
+/// The partial rotary factor applied twice: r·r/d rotated (even), where that is a smaller rotary dimension.
+int twice_dim(E e) {
+  return 2 * static_cast<int>(static_cast<double>(e.rotary_dim()) * e.rotary_dim() / e.rope.head_dim / 2.0);
+}
+/// The rotated channels from channel 0 (the partial-rotary variants rotate from there).
+RopeExpectation at_zero(E e, int rotary_dim) {
+  RopeExpectation s = e;
+  s.rope.rotary_offset = 0;
+  s.set_theta(ladder_theta(e.base(), rotary_dim));
+  return s;
+}
+
+/// The largest power of two and multiple of 1024 in (low, high], and high itself: the lengths a cos/sin cache
+/// built too short may have when the dump is right at `low` and wrong from `high` on.
+std::vector<long> cache_lengths(double low, double high) {
+  std::vector<long> out{static_cast<long>(high)};
+  const auto keep = [&](long L) {
+    if (L > low && L <= high && std::find(out.begin(), out.end(), L) == out.end()) out.push_back(L);
+  };
+  long pow2 = 1;
+  while (pow2 * 2 <= high) pow2 *= 2;
+  keep(pow2);
+  keep(static_cast<long>(std::floor(high / 1024)) * 1024);
+  return out;
+}
+/// A cos/sin cache too short: the dump right up to its first failing index, a whole position ≥ 2 there.
+bool cache_applies(F f) {
+  if (!dump_shown(f) || f.dump->first_failing <= 0 || multi_positions(f)) return false;
+  const auto k = static_cast<std::size_t>(f.dump->first_failing);
+  const double high = f.dump->positions[k][0], low = f.dump->positions[k - 1][0];
+  return high > low && high >= 2 && high == std::floor(high);
+}
+void cache_build(F f, Out out) {
+  const auto k = static_cast<std::size_t>(f.dump->first_failing);
+  for (const long L : cache_lengths(f.dump->positions[k - 1][0], f.dump->positions[k][0])) {
+    for (const bool wraps : {false, true}) {
+      Variant& v = put(out, VariantKind::CacheShort, f.expected);
+      v.cache_length = L, v.cache_wraps = wraps;
+      v.found = {{"length", static_cast<double>(L)}, {"wraps", wraps ? 1.0 : 0.0}};
+    }
+  }
+}
+
+/// Packed sequences rotated at their index in the batch, where the positions given restart (the first restart).
+void ids_ignored_build(F f, Out out) {
+  const std::vector<AxisPosition>& p = f.dump->positions;
+  long restart = -1;
+  for (std::size_t s = 1; s < p.size() && restart < 0; ++s) {
+    if (p[s][0] <= p[s - 1][0]) restart = static_cast<long>(s);
+  }
+  if (restart <= 0) return;
+  Variant& v = put(out, VariantKind::PositionIdsIgnored, f.expected);
+  v.sequence_index = true;
+  v.found = {{"restart", static_cast<double>(restart)}};
+}
+
+/// Batch rows of equal length laid along the sequence axis, with M-RoPE's text axes.
+bool mrope_rows(F f) {
+  const long B = f.expected.batch_rows, S = f.expected.row_length;
+  return dump_shown(f) && S > 0 && static_cast<long>(f.dump->positions.size()) == B * S && f.expected.rope.axes &&
+         !f.expected.rope.axes->vision();
+}
+
+/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1):
+/// where the dump's changed channels begin, read from the channels outside the spec's block that the dump changed
+/// (those the expectation copies and the dump does not): the first of them when they lie before the spec's block,
+/// else the block of the rotary dimension that ends at the last of them (a block overlapping the spec's, channels
+/// 8…23 for a spec of 0…15, changes 16…23 outside it), when it fits and the row's from_expectation does not try that
+/// offset already (the head's end, or 0).
+bool offset_shown_applies(F f) {
+  const RopeExpectation& e = f.expected;
+  return dump_shown(f) && !e.rope.axes && !e.rope.axis_blocks && e.rotary_dim() < f.dump->d &&
+         f.dump->comparison.channel_ratio.size() == f.dump->d;
+}
+void offset_shown_build(F f, Out out) {
+  const RopeExpectation& e = f.expected;
+  const int r = e.rotary_dim(), off = e.rope.rotary_offset, d = f.dump->d;
+  const Eigen::VectorXd& ratio = f.dump->comparison.channel_ratio;
+  int lowest = -1, highest = -1;
+  for (int ch = 0; ch < d; ++ch) {
+    if ((ch >= off && ch < off + r) || ratio[ch] <= 1.0) continue;
+    if (lowest < 0) lowest = ch;
+    highest = ch;
+  }
+  if (lowest < 0) return;
+  const int first = lowest < off ? lowest : highest + 1 - r;
+  if (first < 0 || first == off || first + r > d || first == (off == 0 ? d - r : 0)) return;
+  Variant& v = put(out, VariantKind::RotaryOffsetOther, e);
+  v.spec.rope.rotary_offset = first;
+  v.found = {{"offset", first}};
+}
+
+constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
+                           kScreened = VariantDetection::Screened, kInMode = VariantDetection::InMode;
+
+// One row per VariantKind, in the order check compares their variants (table_variants; where two pass the earlier is
+// the match): the rows built from the expectation and from the dump, then those found by a screen before any variant,
+// a search, a measurement where the dump departs, or a mode's own diagnosis. CheckTable's tests hold every row to
+// its builder.
 const std::vector<VariantRow> kVariantTable = {
     {VariantKind::Expected, "expected", kCompared, "", [](E) { return msg("RoPE as specified"); },
      [](S) { return Message{}; }},
-    {VariantKind::LayoutSwapped, "layout-swapped", kCompared, "",
+    {VariantKind::FopeSinPaddedOne,
+     "fope-sin-padded-one",
+     kCompared,
+     "padded",
+     [](E) { return msg("FoPE's padded pairs with sin 1"); },
+     [](S c) {
+       return msg(
+           "matches FoPE with its {0} padded pairs (pairs {1} … {2}) padded with sin 1 as well as cos 1, so that "
+           "each is √2·R(π/4) (x_a − x_b, x_b + x_a) where vLLM's fope.py @ 151a2c744a pads sin with 0 and lets "
+           "them pass through: vLLM @ c215d1e62d, SGLang's FourierRotaryEmbedding and the model's own "
+           "modeling_interns1_pro.py pad sin with 1 (docs/multi-axis.md (F3))",
+           static_cast<long>(found_value(c)), c.expected.rope.head_dim / 2 - static_cast<long>(found_value(c)),
+           c.expected.rope.head_dim / 2 - 1);
+     },
+     {[](F f) {
+        return f.expected.fope && f.expected.rotary_dim() / 2 - f.expected.fope->kept > 0 &&
+               f.expected.fope_pad_sin != 1.0;
+      },
+      [](F f, Out out) {
+        RopeExpectation one = f.expected;
+        one.fope_pad_sin = 1.0;
+        const long padded = f.expected.rotary_dim() / 2 - f.expected.fope->kept;
+        put(out, VariantKind::FopeSinPaddedOne, one).found = {{"padded", static_cast<double>(padded)}};
+      }}},
+    {VariantKind::LayoutSwapped,
+     "layout-swapped",
+     kCompared,
+     "",
      [](E e) { return e.rope.layout == Layout::Half ? msg("the interleaved layout") : msg("the half layout"); },
      // The layouts by the glossary's names (po/glossary.md): one sentence per order, so that no layout is an English
      // word in a field of a Chinese sentence.
      [](S c) {
        return c.expected.rope.layout == Layout::Half ? msg("matches the interleaved layout; the spec implies half")
                                                      : msg("matches the half layout; the spec implies interleaved");
-     }},
-    {VariantKind::Base10000, "base-10000", kCompared, "", [](E) { return msg("base 10000"); },
-     [](S c) { return msg("matches base 10000, not {0}: is rope_theta read?", base_of(c.expected)); }},
-    {VariantKind::ScalingIgnored, "scaling-ignored", kCompared, "",
+     },
+     {always,
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.layout = f.expected.rope.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
+        if (!f.expected.fope) s.rope.deinterleaved_output = false;  // the other layout, read and written in place
+        put(out, VariantKind::LayoutSwapped, s);
+      }}},
+    {VariantKind::OutputInterleaved,
+     "output-interleaved",
+     kCompared,
+     "",
+     [](E) { return msg("the output in the interleaved order, as llama.cpp writes it"); },
+     [](S c) {
+       return msg(
+           "the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
+           "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
+           "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
+           c.expected.rotary_dim() / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved");
+     },
+     {[](F f) { return deinterleaving(f) && f.expected.rope.deinterleaved_output; },
+      [](F f, Out out) { put(out, VariantKind::OutputInterleaved, written_in_order(f.expected, false)); }}},
+    {VariantKind::OutputDeinterleaved,
+     "output-deinterleaved",
+     kCompared,
+     "",
+     [](E) { return msg("the output de-interleaved, as HF's DeepSeek-V3 writes it"); },
+     [](S c) {
+       return msg(
+           "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
+           "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
+           "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
+           "without {2}",
+           c.expected.rotary_dim() / 2, option_name("model"), option_name("layout"));
+     },
+     {[](F f) { return deinterleaving(f) && !f.expected.rope.deinterleaved_output; },
+      [](F f, Out out) { put(out, VariantKind::OutputDeinterleaved, written_in_order(f.expected, true)); }}},
+    {VariantKind::Base10000,
+     "base-10000",
+     kCompared,
+     "",
+     [](E) { return msg("base 10000"); },
+     [](S c) { return msg("matches base 10000, not {0}: is rope_theta read?", base_of(c.expected)); },
+     {[](F f) { return not_fope(f) && f.expected.base() != kDefaultBase; },
+      [](F f, Out out) {
+        put(out, VariantKind::Base10000, with_theta(f.expected, ladder_theta(kDefaultBase, f.expected.rotary_dim())));
+      }}},
+    {VariantKind::ScaledBase10000,
+     "scaled-base-10000",
+     kCompared,
+     "base",
+     [](E e) { return msg("the {0} scaling at base 10000", std::string(to_string(e.rope.config.type))); },
+     [](S c) {
+       return msg("matches the {0} scaling at base 10000, not {1}: rope_theta is not read while the scaling is kept",
+                  std::string(to_string(c.expected.rope.config.type)), base_of(c.expected));
+     },
+     {scaled_base_applies, scaled_base_build}},
+    {VariantKind::InvFreqBf16,
+     "inv-freq-bf16",
+     kCompared,
+     "",
+     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "bf16"); },
+     [](S) { return inv_freq_in("bf16"); },
+     {not_fope, [](F f, Out out) { inv_freq_rounded(f, out, DType::BF16, VariantKind::InvFreqBf16); }}},
+    {VariantKind::InvFreqF16,
+     "inv-freq-f16",
+     kCompared,
+     "",
+     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "f16"); },
+     [](S) { return inv_freq_in("f16"); },
+     {not_fope, [](F f, Out out) { inv_freq_rounded(f, out, DType::F16, VariantKind::InvFreqF16); }}},
+    {VariantKind::ScalingIgnored,
+     "scaling-ignored",
+     kCompared,
+     "",
      [](E) { return msg("plain RoPE without the scaling and its attention factor"); },
      [](S c) {
        return msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied",
                   base_of(c.expected));
-     }},
-    {VariantKind::FactorMissing, "attention-factor-missing", kCompared, "",
+     },
+     {[](F f) { return not_fope(f) && (f.expected.scaled() || f.expected.attention_factor() != 1.0); },
+      [](F f, Out out) {
+        RopeExpectation s = with_theta(f.expected, ladder_theta(f.expected.base(), f.expected.rotary_dim()));
+        s.rope.params.attention_factor = 1.0;
+        put(out, VariantKind::ScalingIgnored, s);
+      }}},
+    {VariantKind::FactorMissing,
+     "attention-factor-missing",
+     kCompared,
+     "",
      [](E) { return msg("no attention factor"); },
      [](S c) {
        return msg("the attention factor {0} is missing (the dump matches a factor of 1)",
                   fmt::format("{:.6g}", c.expected.attention_factor()));
-     }},
-    {VariantKind::PositionsPlusOne, "positions-plus-one", kCompared, "",
+     },
+     {[](F f) { return not_fope(f) && f.expected.attention_factor() != 1.0; },
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.params.attention_factor = 1.0;
+        put(out, VariantKind::FactorMissing, s);
+      }}},
+    {VariantKind::PositionsPlusOne,
+     "positions-plus-one",
+     kCompared,
+     "",
      [](E) { return msg("positions shifted by {0}", "+1"); },
-     [](S) { return msg("matches positions shifted by {0}: positions off by one", "+1"); }},
-    {VariantKind::PositionsMinusOne, "positions-minus-one", kCompared, "",
+     [](S) { return msg("matches positions shifted by {0}: positions off by one", "+1"); },
+     {always, [](F f, Out out) { put(out, VariantKind::PositionsPlusOne, f.expected, 1.0); }}},
+    {VariantKind::PositionsMinusOne,
+     "positions-minus-one",
+     kCompared,
+     "",
      [](E) { return msg("positions shifted by {0}", "-1"); },
-     [](S) { return msg("matches positions shifted by {0}: positions off by one", "-1"); }},
-    {VariantKind::PartialWholeHead, "partial-rotary-whole-head", kCompared, "",
-     [](E) { return msg("RoPE over the whole head"); },
-     [](S c) {
-       return msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored",
-                  c.expected.rope.head_dim, c.expected.rotary_dim());
-     }},
-    {VariantKind::PartialTwice, "partial-rotary-twice", kCompared, "",
-     [](E) { return msg("the partial rotary factor applied twice"); },
-     [](S c) {
-       const int r = c.expected.rotary_dim();
-       return msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice",
-                  2 * static_cast<int>(static_cast<double>(r) * r / c.expected.rope.head_dim / 2.0), r);
-     }},
-    {VariantKind::AnglesBf16, "angles-bf16", kCompared, "", [](E) { return msg("angles computed in {0}", "bf16"); },
-     [](S c) { return angles_in(c, "bf16"); }},
-    {VariantKind::AnglesF16, "angles-f16", kCompared, "", [](E) { return msg("angles computed in {0}", "f16"); },
-     [](S c) { return angles_in(c, "f16"); }},
-    {VariantKind::SectionsChunked, "mrope-chunked", kCompared, "", [](E) { return msg("mrope_section in chunks"); },
-     [](S c) { return sections_in(c, true); }},
-    {VariantKind::SectionsInterleaved, "mrope-interleaved", kCompared, "",
-     [](E) { return msg("mrope_section interleaved"); }, [](S c) { return sections_in(c, false); }},
-    {VariantKind::MropeIgnored, "mrope-ignored", kCompared, "",
-     [](E) { return msg("plain RoPE at each token's index in the sequence"); },
-     [](S) {
-       return msg(
-           "matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached (1-D "
-           "positions; a config whose rope_type is default beside mrope_section?)");
-     }},
-    {VariantKind::PositionsRestart, "positions-restart", VariantDetection::Searched, "",
-     [](E) { return msg("positions that start again"); }, restart_says},
-    {VariantKind::Bf16AsFloat32, "bf16-as-float32", kScreened, "", [](E) { return msg("bf16's tolerance"); },
-     [](S) {
-       return msg(
-           "looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's tolerance "
-           "the dump passes)",
-           option_name("dtype") + " bf16");
-     }},
-    {VariantKind::YarnWithoutExtFactor, "yarn-without-ext-factor", kCompared, "",
+     [](S) { return msg("matches positions shifted by {0}: positions off by one", "-1"); },
+     {always, [](F f, Out out) { put(out, VariantKind::PositionsMinusOne, f.expected, -1.0); }}},
+    {VariantKind::YarnWithoutExtFactor,
+     "yarn-without-ext-factor",
+     kCompared,
+     "",
      [](E) { return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)"); },
      [](S c) {
        return msg(
            "matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run without "
            "ext_factor (llama.cpp: yarn_ext_factor 0)",
            fmt::format("{:g}", c.expected.yarn_factor));
-     }},
-    {VariantKind::RotaryDimHalved, "rotary-dim-halved", kCompared, "",
-     [](E) { return msg("the rotary dimension halved"); },
-     [](S c) {
-       const int r = c.expected.rotary_dim();
-       return msg(
-           "matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code rotated "
-           "half of it (n_dims = d/2)",
-           r / 2, r);
-     }},
-    {VariantKind::EslotUnrotated, "e-slot-unrotated", kCompared, "",
-     [](E) { return msg("llama.cpp's unrotated fourth-slot pairs"); }, e_slot_says},
-    {VariantKind::BeforeEqualsAfter, "before-equals-after", kCompared, "", [](E) { return msg("no rotation at all"); },
+     },
+     {[](F f) { return not_fope(f) && f.expected.yarn_factor > 1; },
+      // ggml's rope_yarn with ext_factor 0 interpolates every pair linearly, θ_i/f, and leaves out its magnitude
+      // 1 + 0.1·ln f (ggml/src/ggml-cpu/ops.cpp rope_yarn).
+      [](F f, Out out) {
+        const RopeExpectation& e = f.expected;
+        RopeExpectation s = with_theta(e, ladder_theta(e.base(), e.rotary_dim()) / e.yarn_factor);
+        s.rope.params.attention_factor = 1.0;
+        put(out, VariantKind::YarnWithoutExtFactor, s);
+      }}},
+    {VariantKind::LongRopeOtherList,
+     "longrope-other-list",
+     kCompared,
+     "",
+     [](E) { return msg("LongRoPE's other factor list"); },
+     longrope_other_says,
+     {[](F f) { return not_fope(f) && f.expected.longrope_other.has_value(); },
+      [](F f, Out out) {
+        put(out, VariantKind::LongRopeOtherList, with_theta(f.expected, f.expected.longrope_other->theta));
+      }}},
+    {VariantKind::EslotUnrotated,
+     "e-slot-unrotated",
+     kCompared,
+     "",
+     [](E) { return msg("llama.cpp's unrotated fourth-slot pairs"); },
+     e_slot_says,
+     {e_slot_applies, e_slot_build}},
+    {VariantKind::BeforeEqualsAfter,
+     "before-equals-after",
+     kCompared,
+     "",
+     [](E) { return msg("no rotation at all"); },
      [](S) {
        return msg(
            "the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after an "
            "in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks about the "
            "RoPE node, docs/check.md), or RoPE was never applied");
-     }},
-    {VariantKind::LongRopeOtherList, "longrope-other-list", kCompared, "",
-     [](E) { return msg("LongRoPE's other factor list"); }, longrope_other_says},
-    {VariantKind::AxesSwapped, "axes-swapped", kCompared, "", [](E) { return msg("height and width exchanged"); },
-     [](S c) {
-       return c.expected.rope.axes && c.expected.rope.axes->vision()
-                  ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
-                        "width indices are exchanged")
-                  : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
-                        "indices are swapped");
-     }},
-    {VariantKind::RotationReversed, "rotation-reversed", kCompared, "", [](E) { return msg("the rotation reversed"); },
+     },
+     {not_fope,
+      [](F f, Out out) {
+        RopeExpectation s = with_theta(f.expected, Eigen::VectorXd::Zero(f.expected.theta().size()));
+        s.rope.params.attention_factor = 1.0;
+        put(out, VariantKind::BeforeEqualsAfter, s);
+      }}},
+    {VariantKind::RotationReversed,
+     "rotation-reversed",
+     kCompared,
+     "",
+     [](E) { return msg("the rotation reversed"); },
      [](S) {
        return msg(
            "matches the rotation reversed, every pair turned by −m·θ: sin's sign is flipped, or the transpose R(m)ᵀ "
            "is applied (rotate_half's sign, or m − n written as n − m)");
-     }},
-    {VariantKind::BaseOther, "base-other", VariantDetection::Measured, "base", [](E) { return msg("another base"); },
+     },
+     {always, [](F f, Out out) { put(out, VariantKind::RotationReversed, f.expected).reversed = true; }}},
+    {VariantKind::OutputZero,
+     "output-zero",
+     kCompared,
+     "",
+     [](E) { return msg("every element 0"); },
+     [](S) {
+       return msg(
+           "every element of the gradient is 0: the backward never wrote it (a fused RoPE without a backward, or "
+           "its result dropped)");
+     },
+     {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Grad; },
+      [](F f, Out out) { put(out, VariantKind::OutputZero, f.expected).zero = true; }}},
+    {VariantKind::MagnitudeReapplied,
+     "magnitude-reapplied",
+     kCompared,
+     "factor",
+     [](E) { return msg("the magnitude applied again at the shift"); },
      [](S c) {
-       return msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", found_value(c)),
-                  base_of(c.expected));
-     }},
-    {VariantKind::InvFreqIntegerDivision, "inv-freq-integer-division", kCompared, "",
+       const std::string m = fmt::format("{:.6g}", c.expected.shift_magnitude);
+       return msg(
+           "the magnitude applied again at the shift: every key turned by δ = {0} and scaled by {1} (the "
+           "model's attention factor {2}), which the cached keys already carry from their forward pass: "
+           "after n shifts a key is {2}^n too long",
+           fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
+     },
+     {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Shift && f.expected.shift_magnitude != 1.0; },
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.params.attention_factor = f.expected.shift_magnitude;
+        put(out, VariantKind::MagnitudeReapplied, s).found = {{"factor", f.expected.shift_magnitude}};
+      }}},
+    {VariantKind::InvFreqIntegerDivision,
+     "inv-freq-integer-division",
+     kCompared,
+     "",
      [](E) { return msg("θ = 1 for every pair"); },
      [](S) {
        return msg(
            "matches θ = 1 for every pair: inv_freq computed with integer division (arange(0, d, 2) // d is 0, base^0 "
            "= 1); divide in floating point");
-     }},
-    {VariantKind::PartialPairing, "partial-rotary-pairing", kCompared, "partner",
+     },
+     {not_fope,
+      [](F f, Out out) {
+        put(out, VariantKind::InvFreqIntegerDivision,
+            with_theta(f.expected, Eigen::VectorXd::Ones(f.expected.theta().size())));
+      }}},
+    {VariantKind::ScalingTwice,
+     "scaling-applied-twice",
+     kCompared,
+     "factor",
+     [](E) { return msg("the scaling applied twice"); },
+     [](S c) {
+       return msg(
+           "matches the scaling applied twice: frequencies divided by up to {0} where the scaling divides by {1} "
+           "(GGUF rope_freqs applied on top of the scaling?)",
+           fmt::format("{:.6g}", found_value(c) * found_value(c)), fmt::format("{:.6g}", found_value(c)));
+     },
+     {[](F f) { return not_fope(f) && f.expected.scaled() && f.expected.base() > 0; }, scaling_twice_build}},
+    {VariantKind::YarnTruncated,
+     "yarn-truncated",
+     kCompared,
+     "",
+     [](E) { return msg("YaRN's correction range truncated"); },
+     [](S) {
+       return msg(
+           "matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
+           "truncates anyway");
+     },
+     {[](F f) { return not_fope(f) && f.expected.yarn_truncated_theta.size() == f.expected.theta().size(); },
+      [](F f, Out out) {
+        put(out, VariantKind::YarnTruncated, with_theta(f.expected, f.expected.yarn_truncated_theta));
+      }}},
+    {VariantKind::MropeDeltaMissing,
+     "mrope-delta-missing",
+     kCompared,
+     "delta",
+     [](E) { return msg("decode tokens without rope_deltas"); },
+     [](S c) {
+       return msg(
+           "matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the M-RoPE "
+           "delta (positions index instead of index + rope_deltas)",
+           fmt::format("{:g}", c.expected.rope_delta));
+     },
+     {[](F f) { return not_fope(f) && f.expected.rope_delta != 0; },
+      [](F f, Out out) {
+        const double delta = f.expected.rope_delta;
+        put(out, VariantKind::MropeDeltaMissing, f.expected, -delta).found = {{"delta", delta}};
+      }}},
+    {VariantKind::MropeTForAll,
+     "mrope-t-for-all",
+     kCompared,
+     "",
+     [](E) { return msg("the t position on every axis"); },
+     [](S) { return msg("matches the t position on every axis: the M-RoPE kernel reads the t row for h and w too"); },
+     {mrope_axes, [](F f, Out out) { put(out, VariantKind::MropeTForAll, f.expected).t_for_all = true; }}},
+    {VariantKind::MropeAxesShifted,
+     "mrope-axes-shifted",
+     kCompared,
+     "shift",
+     [](E) { return msg("the axis slots shifted"); },
+     [](S c) {
+       return found_value(c) == 1 ? msg("matches the axis slots shifted by one, (h, w, t) read for (t, h, w): the "
+                                        "positions' rows and the sections are out of step")
+                                  : msg("matches the axis slots shifted by two, (w, t, h) read for (t, h, w): the "
+                                        "positions' rows and the sections are out of step");
+     },
+     {mrope_axes,
+      [](F f, Out out) {
+        for (const int k : {1, 2}) {  // (t, h, w) read as (h, w, t) or (w, t, h) (vLLM PR #40680)
+          Variant& x = put(out, VariantKind::MropeAxesShifted, f.expected);
+          x.axis_shift = k;
+          x.found = {{"shift", k}};
+        }
+      }}},
+    {VariantKind::PartialPairing,
+     "partial-rotary-pairing",
+     kCompared,
+     "partner",
      [](E) { return msg("the partial rotary part paired across the head"); },
      [](S c) {
        const int r = c.expected.rotary_dim(), d = c.expected.rope.head_dim;
@@ -386,52 +852,263 @@ const std::vector<VariantRow> kVariantTable = {
            "matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired across "
            "the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
            d / 2, r / 2, d, r);
-     }},
-    {VariantKind::ScalingTwice, "scaling-applied-twice", kCompared, "factor",
-     [](E) { return msg("the scaling applied twice"); },
+     },
+     {partial_pairing_applies,
+      [](F f, Out out) {
+        Variant& x = put(out, VariantKind::PartialPairing, f.expected);
+        x.partner = f.expected.rope.head_dim / 2;
+        x.found = {{"partner", f.expected.rope.head_dim / 2}};
+      }}},
+    {VariantKind::AxesSwapped,
+     "axes-swapped",
+     kCompared,
+     "",
+     [](E) { return msg("height and width exchanged"); },
      [](S c) {
+       return c.expected.rope.axes && c.expected.rope.axes->vision()
+                  ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
+                        "width indices are exchanged")
+                  : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
+                        "indices are swapped");
+     },
+     {axes_swapped_applies, [](F f, Out out) { put(out, VariantKind::AxesSwapped, f.expected).swap_hw = true; }}},
+    {VariantKind::SectionsChunked,
+     "mrope-chunked",
+     kCompared,
+     "",
+     [](E) { return msg("mrope_section in chunks"); },
+     [](S c) { return sections_in(c, true); },
+     {[](F f) { return axes_order(f, SectionOrder::Interleaved); },
+      [](F f, Out out) { sections_other(f, out, SectionOrder::Chunked, VariantKind::SectionsChunked); }}},
+    {VariantKind::SectionsInterleaved,
+     "mrope-interleaved",
+     kCompared,
+     "",
+     [](E) { return msg("mrope_section interleaved"); },
+     [](S c) { return sections_in(c, false); },
+     {[](F f) { return axes_order(f, SectionOrder::Chunked); },
+      [](F f, Out out) { sections_other(f, out, SectionOrder::Interleaved, VariantKind::SectionsInterleaved); }}},
+    {VariantKind::SectionsPangu,
+     "mrope-openpangu-order",
+     kCompared,
+     "pair",
+     [](E) { return msg("mrope_section in openPangu-VL's greedy order"); },
+     [](S c) { return interleave_order_in(c, true); },
+     {[](F f) { return interleave_applies(f, SectionOrder::Interleaved); },
+      [](F f, Out out) { order_other(f, out, SectionOrder::PanguGreedy, VariantKind::SectionsPangu); }}},
+    {VariantKind::SectionsQwen3,
+     "mrope-qwen3-order",
+     kCompared,
+     "pair",
+     [](E) { return msg("mrope_section in Qwen3-VL's interleaved order"); },
+     [](S c) { return interleave_order_in(c, false); },
+     {[](F f) { return interleave_applies(f, SectionOrder::PanguGreedy); },
+      [](F f, Out out) { order_other(f, out, SectionOrder::Interleaved, VariantKind::SectionsQwen3); }}},
+    {VariantKind::XdropeHfMap,
+     "xdrope-hf-map",
+     kCompared,
+     "pair",
+     [](E) { return msg("xdrope_section in HF's XD-RoPE map"); },
+     [](S c) { return xdrope_map_in(c, true); },
+     {[](F f) { return has_axes(f) && f.expected.rope.axes->xdrope() && !axes_order(f, SectionOrder::XdropeHf); },
+      [](F f, Out out) { order_other(f, out, SectionOrder::XdropeHf, VariantKind::XdropeHfMap); }}},
+    {VariantKind::XdropeTencentMap,
+     "xdrope-tencent-map",
+     kCompared,
+     "pair",
+     [](E) { return msg("xdrope_section in Tencent's XD-RoPE map"); },
+     [](S c) { return xdrope_map_in(c, false); },
+     {[](F f) { return has_axes(f) && f.expected.rope.axes->xdrope() && axes_order(f, SectionOrder::XdropeHf); },
+      [](F f, Out out) { order_other(f, out, SectionOrder::XdropeTencent, VariantKind::XdropeTencentMap); }}},
+    {VariantKind::MropeIgnored,
+     "mrope-ignored",
+     kCompared,
+     "",
+     [](E) { return msg("plain RoPE at each token's index in the sequence"); },
+     [](S) {
        return msg(
-           "matches the scaling applied twice: frequencies divided by up to {0} where the scaling divides by {1} "
-           "(GGUF rope_freqs applied on top of the scaling?)",
-           fmt::format("{:.6g}", found_value(c) * found_value(c)), fmt::format("{:.6g}", found_value(c)));
-     }},
-    {VariantKind::CacheShort, "cos-sin-cache-short", kFromDump, "length,wraps",
-     [](E) { return msg("a cos/sin cache built too short"); }, cache_says},
-    {VariantKind::AnglesF16Overflow, "angles-f16-overflow", kScreened, "position",
-     [](E) { return msg("angles in float16 overflowing"); }, overflow_says},
-    {VariantKind::PositionIdsIgnored, "position-ids-ignored", kFromDump, "restart",
+           "matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached (1-D "
+           "positions; a config whose rope_type is default beside mrope_section?)");
+     },
+     {[](F f) { return has_axes(f) && !f.expected.rope.axes->vision(); },
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.axes.reset();
+        put(out, VariantKind::MropeIgnored, s).sequence_index = true;
+      }}},
+    {VariantKind::RotaryDimHalved,
+     "rotary-dim-halved",
+     kCompared,
+     "",
+     [](E) { return msg("the rotary dimension halved"); },
+     [](S c) {
+       const int r = c.expected.rotary_dim();
+       return msg(
+           "matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code rotated "
+           "half of it (n_dims = d/2)",
+           r / 2, r);
+     },
+     {[](F f) {
+        const RopeExpectation& e = f.expected;
+        const int r = e.rotary_dim();
+        return not_fope(f) && !e.rope.axes && r == e.rope.head_dim && r % 4 == 0 && e.rope.rotary_offset == 0;
+      },
+      [](F f, Out out) {
+        const RopeExpectation& e = f.expected;
+        put(out, VariantKind::RotaryDimHalved, with_theta(e, ladder_theta(e.base(), e.rotary_dim() / 2)));
+      }}},
+    {VariantKind::CacheShort,
+     "cos-sin-cache-short",
+     kFromDump,
+     "length,wraps",
+     [](E) { return msg("a cos/sin cache built too short"); },
+     cache_says,
+     {},
+     {cache_applies, cache_build}},
+    {VariantKind::PositionIdsIgnored,
+     "position-ids-ignored",
+     kFromDump,
+     "restart",
      [](E) { return msg("positions counted across the packed sequences"); },
      [](S c) {
        return msg(
            "matches positions counted across the packed sequences (from {0}, one per index), without their restart "
            "at index {1}: position_ids are ignored (the kernel numbers the tokens by their index in the batch)",
            check_position_text(c.positions.front()), static_cast<long>(found_value(c)));
-     }},
-    {VariantKind::HeadsSeqMixed, "heads-seq-mixed", kFromDump, "groups",
+     },
+     {},
+     {[](F f) { return dump_shown(f) && !multi_positions(f) && f.dump->positions.size() > 1; }, ids_ignored_build}},
+    {VariantKind::MropeBatchRows,
+     "mrope-batch-rows",
+     kFromDump,
+     "batch",
+     [](E) { return msg("batch rows read as t, h, w"); },
+     [](S c) {
+       return msg(
+           "matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
+           "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
+           c.expected.batch_rows);
+     },
+     {},
+     {[](F f) {
+        return mrope_rows(f) && multi_positions(f) && f.dump->positions.front().count >= 3 && f.expected.batch_rows > 1;
+      },
+      [](F f, Out out) {
+        Variant& v = put(out, VariantKind::MropeBatchRows, f.expected);
+        v.batch_axes = true;
+        v.found = {{"batch", static_cast<double>(f.expected.batch_rows)}};
+      }}},
+    {VariantKind::MropeTextRowsAsAxes,
+     "mrope-text-rows-as-axes",
+     kFromDump,
+     "batch",
+     [](E) { return msg("text positions' batch rows read as t, h, w"); },
+     [](S c) {
+       return msg(
+           "matches text position_ids [batch, seq] read as M-RoPE's [3, seq]: every one of the {0} batch rows is "
+           "turned at the t, h and w of rows 0, 1 and 2 of the positions (HF expands text positions to [3, batch, "
+           "seq] before the M-RoPE code indexes them)",
+           c.expected.batch_rows);
+     },
+     {},
+     {[](F f) { return mrope_rows(f) && !multi_positions(f) && f.expected.batch_rows >= 3; },
+      [](F f, Out out) {
+        Variant& v = put(out, VariantKind::MropeTextRowsAsAxes, f.expected);
+        v.text_rows_as_axes = true;
+        v.found = {{"batch", static_cast<double>(f.expected.batch_rows)}};
+      }}},
+    {VariantKind::HeadsSeqMixed,
+     "heads-seq-mixed",
+     kFromDump,
+     "groups",
      [](E) { return msg("heads and sequence mixed by a reshape"); },
      [](S c) {
        return msg(
            "matches each vector turned at the position of index (s·{0} + h) mod {1}: heads and sequence mixed by a "
            "reshape (view) where a transpose belongs",
            c.groups, c.positions.size());
-     }},
-    {VariantKind::MropeTForAll, "mrope-t-for-all", kCompared, "", [](E) { return msg("the t position on every axis"); },
-     [](S) { return msg("matches the t position on every axis: the M-RoPE kernel reads the t row for h and w too"); }},
-    {VariantKind::MropeAxesShifted, "mrope-axes-shifted", kCompared, "shift",
-     [](E) { return msg("the axis slots shifted"); },
+     },
+     {},
+     {[](F f) { return dump_shown(f) && f.dump->groups > 1 && f.dump->positions.size() > 1; },
+      [](F f, Out out) {
+        Variant& v = put(out, VariantKind::HeadsSeqMixed, f.expected);
+        v.heads_mixed = true;
+        v.found = {{"groups", static_cast<double>(f.dump->groups)}};
+      }}},
+    {VariantKind::RotaryOffsetOther,
+     "rotary-offset-other",
+     kCompared,
+     "offset",
+     [](E) { return msg("the rotated channels at another offset"); },
+     offset_says,
+     {[](F f) { return partial(f) && !f.expected.rope.axis_blocks; },
+      // At its end where the spec has it first (DeepSeek's q = cat(q_nope, q_pe) rotates the last r channels), or
+      // first where the spec has it at an offset.
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.rotary_offset =
+            f.expected.rope.rotary_offset == 0 ? f.expected.rope.head_dim - f.expected.rotary_dim() : 0;
+        put(out, VariantKind::RotaryOffsetOther, s).found = {{"offset", s.rope.rotary_offset}};
+      }},
+     {offset_shown_applies, offset_shown_build}},
+    {VariantKind::PartialWholeHead,
+     "partial-rotary-whole-head",
+     kCompared,
+     "",
+     [](E) { return msg("RoPE over the whole head"); },
      [](S c) {
-       return found_value(c) == 1 ? msg("matches the axis slots shifted by one, (h, w, t) read for (t, h, w): the "
-                                        "positions' rows and the sections are out of step")
-                                  : msg("matches the axis slots shifted by two, (w, t, h) read for (t, h, w): the "
-                                        "positions' rows and the sections are out of step");
-     }},
-    {VariantKind::MropeDeltaMissing, "mrope-delta-missing", kCompared, "delta",
-     [](E) { return msg("decode tokens without rope_deltas"); },
+       return msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored",
+                  c.expected.rope.head_dim, c.expected.rotary_dim());
+     },
+     {partial,
+      [](F f, Out out) { put(out, VariantKind::PartialWholeHead, at_zero(f.expected, f.expected.rope.head_dim)); }}},
+    {VariantKind::PartialTwice,
+     "partial-rotary-twice",
+     kCompared,
+     "",
+     [](E) { return msg("the partial rotary factor applied twice"); },
      [](S c) {
+       const int r = c.expected.rotary_dim();
+       return msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice",
+                  2 * static_cast<int>(static_cast<double>(r) * r / c.expected.rope.head_dim / 2.0), r);
+     },
+     {[](F f) { return partial(f) && twice_dim(f.expected) >= 2 && twice_dim(f.expected) < f.expected.rotary_dim(); },
+      [](F f, Out out) { put(out, VariantKind::PartialTwice, at_zero(f.expected, twice_dim(f.expected))); }}},
+    {VariantKind::AnglesBf16,
+     "angles-bf16",
+     kCompared,
+     "",
+     [](E) { return msg("angles computed in {0}", "bf16"); },
+     [](S c) { return angles_in(c, "bf16"); },
+     {not_fope, [](F f, Out out) { put(out, VariantKind::AnglesBf16, f.expected, 0.0, DType::BF16); }}},
+    {VariantKind::AnglesF16,
+     "angles-f16",
+     kCompared,
+     "",
+     [](E) { return msg("angles computed in {0}", "f16"); },
+     [](S c) { return angles_in(c, "f16"); },
+     {not_fope, [](F f, Out out) { put(out, VariantKind::AnglesF16, f.expected, 0.0, DType::F16); }}},
+    {VariantKind::NormScaled,
+     "norm-scaled",
+     kScreened,
+     "factor",
+     [](E) { return msg("the output's norm scaled"); },
+     norm_says,
+     {},
+     {[](F f) { return dump_shown(f) && f.dump->norm_scale.has_value(); },
+      [](F f, Out out) {
+        Variant& v = put(out, VariantKind::NormScaled, f.expected);
+        v.spec.rope.params.attention_factor = f.expected.attention_factor() * *f.dump->norm_scale;
+        v.found = {{"factor", *f.dump->norm_scale}};
+      }}},
+    {VariantKind::AnglesF16Overflow, "angles-f16-overflow", kScreened, "position",
+     [](E) { return msg("angles in float16 overflowing"); }, overflow_says},
+    {VariantKind::Bf16AsFloat32, "bf16-as-float32", kScreened, "", [](E) { return msg("bf16's tolerance"); },
+     [](S) {
        return msg(
-           "matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the M-RoPE "
-           "delta (positions index instead of index + rope_deltas)",
-           fmt::format("{:g}", c.expected.rope_delta));
+           "looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's tolerance "
+           "the dump passes)",
+           option_name("dtype") + " bf16");
      }},
     {VariantKind::PassThroughChanged, "pass-through-changed", kScreened, "channel,channels",
      [](E) { return msg("pass-through channels changed"); },
@@ -442,53 +1119,16 @@ const std::vector<VariantRow> kVariantTable = {
            "rotary_dim)",
            static_cast<int>(found_value(c, 1)), static_cast<int>(found_value(c)), c.expected.rotary_dim());
      }},
-    {VariantKind::YarnTruncated, "yarn-truncated", kCompared, "",
-     [](E) { return msg("YaRN's correction range truncated"); },
-     [](S) {
-       return msg(
-           "matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
-           "truncates anyway");
-     }},
-    {VariantKind::MropeBatchRows, "mrope-batch-rows", kFromDump, "batch",
-     [](E) { return msg("batch rows read as t, h, w"); },
+    {VariantKind::PositionsRestart, "positions-restart", VariantDetection::Searched, "",
+     [](E) { return msg("positions that start again"); }, restart_says},
+    {VariantKind::PositionsOffset, "positions-offset", VariantDetection::Measured, "offset",
+     [](E) { return msg("the positions plus a constant offset"); }, positions_offset_says},
+    {VariantKind::BaseOther, "base-other", VariantDetection::Measured, "base", [](E) { return msg("another base"); },
      [](S c) {
-       return msg(
-           "matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
-           "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
-           c.expected.batch_rows);
+       return msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", found_value(c)),
+                  base_of(c.expected));
      }},
-    {VariantKind::NormScaled, "norm-scaled", kScreened, "factor", [](E) { return msg("the output's norm scaled"); },
-     norm_says},
-    {VariantKind::OutputInterleaved, "output-interleaved", kCompared, "",
-     [](E) { return msg("the output in the interleaved order, as llama.cpp writes it"); },
-     [](S c) {
-       return msg(
-           "the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
-           "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
-           "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
-           c.expected.rotary_dim() / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved");
-     }},
-    {VariantKind::OutputDeinterleaved, "output-deinterleaved", kCompared, "",
-     [](E) { return msg("the output de-interleaved, as HF's DeepSeek-V3 writes it"); },
-     [](S c) {
-       return msg(
-           "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
-           "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
-           "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
-           "without {2}",
-           c.expected.rotary_dim() / 2, option_name("model"), option_name("layout"));
-     }},
-    {VariantKind::RotaryOffsetOther, "rotary-offset-other", kCompared, "offset",
-     [](E) { return msg("the rotated channels at another offset"); }, offset_says},
-    // Issue 66: the mistakes of a backward (--grad) and of a cache shifted in place (--shift) that no row above
-    // names, worded in their mode's words (check_mode.cpp finds them after the forward diagnosis).
-    {VariantKind::OutputZero, "output-zero", kCompared, "", [](E) { return msg("every element 0"); },
-     [](S) {
-       return msg(
-           "every element of the gradient is 0: the backward never wrote it (a fused RoPE without a backward, or "
-           "its result dropped)");
-     }},
-    {VariantKind::HeadsZeroed, "heads-zeroed", kFromDump, "heads,head", [](E) { return msg("some heads 0"); },
+    {VariantKind::HeadsZeroed, "heads-zeroed", kInMode, "heads,head", [](E) { return msg("some heads 0"); },
      [](S c) {
        const std::vector<long> failing = failing_groups(c);
        return msg(
@@ -496,7 +1136,7 @@ const std::vector<VariantRow> kVariantTable = {
            "written (zeroed, or a launch that skips them)",
            check_number_list(failing), static_cast<long>(failing.size()), c.groups);
      }},
-    {VariantKind::HeadsUninitialised, "heads-uninitialised", kFromDump, "heads,head",
+    {VariantKind::HeadsUninitialised, "heads-uninitialised", kInMode, "heads,head",
      [](E) { return msg("some heads left uninitialised"); },
      [](S c) {
        const std::vector<long> failing = failing_groups(c);
@@ -506,7 +1146,7 @@ const std::vector<VariantRow> kVariantTable = {
            "race",
            check_number_list(failing), static_cast<long>(failing.size()), c.groups);
      }},
-    {VariantKind::HeadsCrossed, "heads-crossed", kFromDump, "heads,head,from",
+    {VariantKind::HeadsCrossed, "heads-crossed", kInMode, "heads,head,from",
      [](E) { return msg("some heads reading another head's pairs"); },
      [](S c) {
        const auto& f = c.diagnosis.found;
@@ -524,7 +1164,7 @@ const std::vector<VariantRow> kVariantTable = {
            check_number_list(failing), static_cast<long>(failing.size()), c.groups, static_cast<long>(f.at(1).second),
            static_cast<long>(f.at(2).second));
      }},
-    {VariantKind::ChannelsZeroed, "channels-zeroed", kFromDump, "channel,channels",
+    {VariantKind::ChannelsZeroed, "channels-zeroed", kInMode, "channel,channels",
      [](E) { return msg("a channel range 0"); },
      [](S c) {
        const int first = static_cast<int>(found_value(c, 0)), count = static_cast<int>(found_value(c, 1));
@@ -533,7 +1173,7 @@ const std::vector<VariantRow> kVariantTable = {
            "that part of the head was never written",
            first, first + count - 1, count);
      }},
-    {VariantKind::ChannelsUninitialised, "channels-uninitialised", kFromDump, "channel,channels",
+    {VariantKind::ChannelsUninitialised, "channels-uninitialised", kInMode, "channel,channels",
      [](E) { return msg("a channel range left uninitialised"); },
      [](S c) {
        const int first = static_cast<int>(found_value(c, 0)), count = static_cast<int>(found_value(c, 1));
@@ -542,58 +1182,6 @@ const std::vector<VariantRow> kVariantTable = {
            "the others: that part of the head was left uninitialised or written by another part of the "
            "kernel",
            first, first + count - 1, count);
-     }},
-    {VariantKind::MagnitudeReapplied, "magnitude-reapplied", kCompared, "factor",
-     [](E) { return msg("the magnitude applied again at the shift"); },
-     [](S c) {
-       const std::string m = fmt::format("{:.6g}", c.expected.shift_magnitude);
-       return msg(
-           "the magnitude applied again at the shift: every key turned by δ = {0} and scaled by {1} (the "
-           "model's attention factor {2}), which the cached keys already carry from their forward pass: "
-           "after n shifts a key is {2}^n too long",
-           fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
-     }},
-    {VariantKind::PositionsOffset, "positions-offset", VariantDetection::Measured, "offset",
-     [](E) { return msg("the positions plus a constant offset"); }, positions_offset_says},
-    {VariantKind::ScaledBase10000, "scaled-base-10000", kCompared, "base",
-     [](E e) { return msg("the {0} scaling at base 10000", std::string(to_string(e.rope.config.type))); },
-     [](S c) {
-       return msg("matches the {0} scaling at base 10000, not {1}: rope_theta is not read while the scaling is kept",
-                  std::string(to_string(c.expected.rope.config.type)), base_of(c.expected));
-     }},
-    {VariantKind::InvFreqBf16, "inv-freq-bf16", kCompared, "",
-     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "bf16"); }, [](S) { return inv_freq_in("bf16"); }},
-    {VariantKind::InvFreqF16, "inv-freq-f16", kCompared, "",
-     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "f16"); }, [](S) { return inv_freq_in("f16"); }},
-    {VariantKind::SectionsPangu, "mrope-openpangu-order", kCompared, "pair",
-     [](E) { return msg("mrope_section in openPangu-VL's greedy order"); },
-     [](S c) { return interleave_order_in(c, true); }},
-    {VariantKind::SectionsQwen3, "mrope-qwen3-order", kCompared, "pair",
-     [](E) { return msg("mrope_section in Qwen3-VL's interleaved order"); },
-     [](S c) { return interleave_order_in(c, false); }},
-    {VariantKind::XdropeHfMap, "xdrope-hf-map", kCompared, "pair",
-     [](E) { return msg("xdrope_section in HF's XD-RoPE map"); }, [](S c) { return xdrope_map_in(c, true); }},
-    {VariantKind::XdropeTencentMap, "xdrope-tencent-map", kCompared, "pair",
-     [](E) { return msg("xdrope_section in Tencent's XD-RoPE map"); }, [](S c) { return xdrope_map_in(c, false); }},
-    {VariantKind::MropeTextRowsAsAxes, "mrope-text-rows-as-axes", kFromDump, "batch",
-     [](E) { return msg("text positions' batch rows read as t, h, w"); },
-     [](S c) {
-       return msg(
-           "matches text position_ids [batch, seq] read as M-RoPE's [3, seq]: every one of the {0} batch rows is "
-           "turned at the t, h and w of rows 0, 1 and 2 of the positions (HF expands text positions to [3, batch, "
-           "seq] before the M-RoPE code indexes them)",
-           c.expected.batch_rows);
-     }},
-    {VariantKind::FopeSinPaddedOne, "fope-sin-padded-one", kCompared, "padded",
-     [](E) { return msg("FoPE's padded pairs with sin 1"); },
-     [](S c) {
-       return msg(
-           "matches FoPE with its {0} padded pairs (pairs {1} … {2}) padded with sin 1 as well as cos 1, so that "
-           "each is √2·R(π/4) (x_a − x_b, x_b + x_a) where vLLM's fope.py @ 151a2c744a pads sin with 0 and lets "
-           "them pass through: vLLM @ c215d1e62d, SGLang's FourierRotaryEmbedding and the model's own "
-           "modeling_interns1_pro.py pad sin with 1 (docs/multi-axis.md (F3))",
-           static_cast<long>(found_value(c)), c.expected.rope.head_dim / 2 - static_cast<long>(found_value(c)),
-           c.expected.rope.head_dim / 2 - 1);
      }},
 };
 
@@ -622,6 +1210,8 @@ const char* to_string(VariantDetection detection) {
       return "searched";
     case VariantDetection::Screened:
       return "screened";
+    case VariantDetection::InMode:
+      return "in-mode";
   }
   return "?";
 }
@@ -629,12 +1219,35 @@ const char* to_string(VariantDetection detection) {
 const std::vector<VariantRow>& variant_table() { return kVariantTable; }
 
 const VariantRow& variant_row(VariantKind kind) {
+  // The row of each kind, found once: the table is in the order check compares the variants, not VariantKind's.
+  static const std::vector<const VariantRow*> rows = [] {
+    std::vector<const VariantRow*> by_kind(kVariantTable.size(), nullptr);
+    for (const VariantRow& row : kVariantTable) {
+      const auto k = static_cast<std::size_t>(row.kind);
+      if (k < by_kind.size() && by_kind[k] == nullptr) by_kind[k] = &row;
+    }
+    return by_kind;
+  }();
   const auto k = static_cast<std::size_t>(kind);
-  if (k >= kVariantTable.size() || kVariantTable[k].kind != kind) {
-    throw std::logic_error(fmt::format("the variant table has no row {} in its place", k));
+  if (k >= rows.size() || rows[k] == nullptr) {
+    throw std::logic_error(fmt::format("the variant table has no row for variant {}", k));
   }
-  return kVariantTable[k];
+  return *rows[k];
 }
+
+std::vector<Variant> table_variants(const VariantFacts& facts) {
+  std::vector<Variant> out;
+  for (const VariantRow& row : kVariantTable) {
+    if (row.from_expectation && row.from_expectation.applies(facts)) row.from_expectation.build(facts, out);
+  }
+  if (facts.dump == nullptr) return out;
+  for (const VariantRow& row : kVariantTable) {
+    if (row.from_dump && row.from_dump.applies(facts)) row.from_dump.build(facts, out);
+  }
+  return out;
+}
+
+std::vector<Variant> check_variants(const RopeExpectation& expected) { return table_variants({expected}); }
 
 const char* to_string(VariantKind kind) { return variant_row(kind).name; }
 

@@ -2,11 +2,15 @@
 /// `rope check`'s known variants as one table, and the modes of a check.
 ///
 /// A row per VariantKind: its name (JSON's `matches`, the tests'), what it changes (the words of docs/check.md's
-/// table, describe()), how check finds it (VariantDetection), the parameter it reports (CheckDiagnosis::found) and
-/// the sentence the diagnosis says when it matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same
-/// English). Adding a known bug is a VariantKind, its row in check_table.cpp, the place that tries it (check_variants
-/// in check.cpp for a variant of the expectation, add_position_variants in check_diagnosis.cpp for one built from the
-/// positions or the dump's shape) and its test against a dump written by independent code (tests/reference).
+/// table, describe()), how check finds it (VariantDetection), the parameter it reports (CheckDiagnosis::found), the
+/// sentence the diagnosis says when it matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same
+/// English), and how its variants are built and when they apply: from the expectation alone (compared with the dump
+/// in the one pass), or from what a failing dump shows (its positions, its shape, where it fails). check_variants and
+/// a failing check's variants are the rows' builders run in the table's order, which is the order the variants are
+/// compared in: where two pass, the earlier row is the match, and of two equally close the earlier is named.
+/// Adding a known bug is a VariantKind, its row in check_table.cpp (with its builder and when it applies), its
+/// sentence's Chinese in po/zh_CN.po, its docs entry (tests/docs/variant_docs.hpp, from which rope_docgen writes
+/// docs/check.md's table) and its test against a dump written by independent code (tests/reference).
 ///
 /// A check has a mode (CheckMode): `forward` compares RoPE(before) with after. Another mode (the gradient through
 /// RoPE, a cached key shifted to another position) is a row of check_modes(): the expectation it compares with, made
@@ -25,11 +29,12 @@ namespace rope {
 
 /// How check finds a variant.
 enum class VariantDetection {
-  Compared,  ///< a variant of the expectation (check_variants), compared with the dump in the one pass
-  FromDump,  ///< built from the positions, the dump's shape or where it fails (add_position_variants), then compared
+  Compared,  ///< a variant of the expectation (its row's from_expectation), compared with the dump in the one pass
+  FromDump,  ///< built from the positions, the dump's shape or where it fails (its row's from_dump), then compared
   Measured,  ///< a parameter measured where the dump departs (the base of the first departing pair), then compared
   Searched,  ///< searched for, one comparison per step (the indices where the positions start again)
   Screened,  ///< before any variant: the dump's values (not finite, bf16 in float32), its channels or pair norms
+  InMode,  ///< by a mode's own diagnosis after the forward one (check_mode.cpp: heads or channel ranges of a gradient)
 };
 const char* to_string(VariantDetection detection);
 
@@ -44,6 +49,33 @@ struct VariantSaying {
   DType dtype = DType::F32;
 };
 
+/// What a failing dump shows, for the rows whose variants are built from it.
+struct VariantDump {
+  const std::vector<AxisPosition>& positions;  ///< one per sequence index compared
+  const DumpComparison& comparison;            ///< the dump against the expectation
+  long groups = 0;                             ///< batch × heads
+  int d = 0;                                   ///< the channels of a vector
+  /// The dump is right at every index before this one, and some position there is not 0 (it drifts); −1: it does not.
+  long first_failing = -1;
+  /// The output's norm scaled by this factor beyond (N1)'s bound (check.hpp), every element off too.
+  std::optional<double> norm_scale;
+};
+
+/// What a row's variants are built from: the expectation, and the failing dump when there is one (nullptr:
+/// check_variants, the expectation alone).
+struct VariantFacts {
+  const RopeExpectation& expected;
+  const VariantDump* dump = nullptr;
+};
+
+/// How one row's variants are built: when they apply, and the builder, which adds them to the list (none where what
+/// it computes turns out equal to the expectation or not computable: the sections that do not fit the other order).
+struct VariantBuild {
+  bool (*applies)(const VariantFacts& facts) = nullptr;
+  void (*build)(const VariantFacts& facts, std::vector<Variant>& out) = nullptr;
+  explicit operator bool() const { return applies != nullptr && build != nullptr; }
+};
+
 /// One known way to get RoPE wrong.
 struct VariantRow {
   VariantKind kind;
@@ -55,10 +87,19 @@ struct VariantRow {
   Message (*changes)(const RopeExpectation& expected);
   /// The diagnosis's sentence when the dump matches it (empty for Expected).
   Message (*says)(const VariantSaying& saying);
+  /// Its variants built from the expectation alone (VariantDetection::Compared; empty for a row found otherwise).
+  VariantBuild from_expectation{};
+  /// Its variants built from what a failing dump shows (VariantDetection::FromDump, and RotaryOffsetOther's offset
+  /// read from the channels the dump changed, NormScaled's measured factor).
+  VariantBuild from_dump{};
 };
 
-/// Every known variant, one row per VariantKind, in VariantKind's order.
+/// Every known variant, one row per VariantKind, in the order check compares them (the rows found otherwise, by a
+/// screen, a search, a measurement or a mode, after those).
 const std::vector<VariantRow>& variant_table();
+/// The variants of every row that applies, in the table's order: each row's from_expectation, then, with a dump, each
+/// row's from_dump. check_variants(e) is table_variants({e}).
+std::vector<Variant> table_variants(const VariantFacts& facts);
 /// The row of `kind`.
 const VariantRow& variant_row(VariantKind kind);
 /// The variants that are a harmless reordering, not a bug (docs/check.md: "not a bug"): the output right up to the
