@@ -121,9 +121,11 @@ gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs
 
 # The option tables of docs/cli.md, rewritten from the commands' CLI11 definitions (tests/docs/rope_docgen.cpp,
-# apps/rope/cli/option_tables.hpp); the test docs.option_tables fails while the page differs from them.
+# apps/rope/cli/option_tables.hpp), and docs/check.md's table of known variants from the rows of the variant table
+# (tests/docs/variant_docs.hpp); the tests docs.option_tables and docs.variant_table fail while a page differs.
 docs: build
 	$(BUILD)/tests/rope_docgen --write docs/cli.md
+	$(BUILD)/tests/rope_docgen --write docs/check.md
 	python3 scripts/families_doc.py
 
 # The message template po/rope.pot, for translators: every id of tr() and msg() in src/ and apps/, extracted by

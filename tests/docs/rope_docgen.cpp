@@ -1,8 +1,10 @@
 // rope_docgen: the option tables of docs/cli.md from the commands' CLI11 definitions
-// (apps/rope/cli/option_tables.hpp). A build tool, not a rope command.
+// (apps/rope/cli/option_tables.hpp), and the table of known variants of docs/check.md from the rows of the variant
+// table (tests/docs/variant_docs.hpp). A build tool, not a rope command.
 //
 //   rope_docgen --write FILE   rewrite FILE's generated blocks in place (`make docs`)
-//   rope_docgen --print FILE   print FILE with its blocks regenerated (the test docs.option_tables compares)
+//   rope_docgen --print FILE   print FILE with its blocks regenerated (the tests docs.option_tables and
+//                              docs.variant_table compare)
 //   rope_docgen --list         every option of every command: "rope NAME<TAB>FLAGS<TAB>GROUP"
 #include <exception>
 #include <fstream>
@@ -13,6 +15,7 @@
 
 #include "rope/cli/cli.hpp"
 #include "rope/cli/option_tables.hpp"
+#include "variant_docs.hpp"
 
 namespace {
 
@@ -40,9 +43,13 @@ int main(int argc, char** argv) {
     }
     if (args.size() != 2 || (args[0] != "--write" && args[0] != "--print")) return usage();
     const std::string old_text = read(args[1]);
-    std::string new_text;
-    rope::cli::visit_commands(
-        [&](const auto& commands) { new_text = rope::cli::update_option_tables(old_text, commands); });
+    // A page of option blocks (docs/cli.md) has every command's; a page without them keeps its text.
+    std::string new_text = old_text;
+    if (old_text.find("<!-- rope_docgen: options of rope ") != std::string::npos) {
+      rope::cli::visit_commands(
+          [&](const auto& commands) { new_text = rope::cli::update_option_tables(old_text, commands); });
+    }
+    new_text = rope::docs::update_variant_table(new_text);
     if (args[0] == "--print") {
       std::cout << new_text;
       return 0;
