@@ -1219,20 +1219,11 @@ const char* to_string(VariantDetection detection) {
 const std::vector<VariantRow>& variant_table() { return kVariantTable; }
 
 const VariantRow& variant_row(VariantKind kind) {
-  // The row of each kind, found once: the table is in the order check compares the variants, not VariantKind's.
-  static const std::vector<const VariantRow*> rows = [] {
-    std::vector<const VariantRow*> by_kind(kVariantTable.size(), nullptr);
-    for (const VariantRow& row : kVariantTable) {
-      const auto k = static_cast<std::size_t>(row.kind);
-      if (k < by_kind.size() && by_kind[k] == nullptr) by_kind[k] = &row;
-    }
-    return by_kind;
-  }();
-  const auto k = static_cast<std::size_t>(kind);
-  if (k >= rows.size() || rows[k] == nullptr) {
-    throw std::logic_error(fmt::format("the variant table has no row for variant {}", k));
+  // The table is in the order check compares the variants, not VariantKind's: the row is found by its kind.
+  for (const VariantRow& row : kVariantTable) {
+    if (row.kind == kind) return row;
   }
-  return *rows[k];
+  throw std::logic_error(fmt::format("the variant table has no row for variant {}", static_cast<int>(kind)));
 }
 
 std::vector<Variant> table_variants(const VariantFacts& facts) {
