@@ -568,7 +568,9 @@ const std::vector<VariantRow> kVariantTable = {
            c.expected.rotary_dim() / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved");
      },
      {[](F f) { return deinterleaving(f) && f.expected.rope.deinterleaved_output; },
-      [](F f, Out out) { put(out, VariantKind::OutputInterleaved, written_in_order(f.expected, false)); }}},
+      [](F f, Out out) { put(out, VariantKind::OutputInterleaved, written_in_order(f.expected, false)); }},
+     {},
+     "interleaved-in-place"},
     {VariantKind::OutputDeinterleaved,
      "output-deinterleaved",
      kCompared,
@@ -583,7 +585,9 @@ const std::vector<VariantRow> kVariantTable = {
            c.expected.rotary_dim() / 2, option_name("model"), option_name("layout"));
      },
      {[](F f) { return deinterleaving(f) && !f.expected.rope.deinterleaved_output; },
-      [](F f, Out out) { put(out, VariantKind::OutputDeinterleaved, written_in_order(f.expected, true)); }}},
+      [](F f, Out out) { put(out, VariantKind::OutputDeinterleaved, written_in_order(f.expected, true)); }},
+     {},
+     "de-interleaved"},
     {VariantKind::Base10000,
      "base-10000",
      kCompared,
@@ -1242,16 +1246,7 @@ std::vector<Variant> check_variants(const RopeExpectation& expected) { return ta
 
 const char* to_string(VariantKind kind) { return variant_row(kind).name; }
 
-const char* equivalent_reordering(VariantKind kind) {
-  switch (kind) {
-    case VariantKind::OutputInterleaved:
-      return "interleaved-in-place";
-    case VariantKind::OutputDeinterleaved:
-      return "de-interleaved";
-    default:
-      return nullptr;
-  }
-}
+const char* equivalent_reordering(VariantKind kind) { return variant_row(kind).equivalent; }
 
 Message describe(VariantKind kind, const RopeExpectation& expected) { return variant_row(kind).changes(expected); }
 

@@ -92,6 +92,9 @@ struct VariantRow {
   /// Its variants built from what a failing dump shows (VariantDetection::FromDump, and RotaryOffsetOther's offset
   /// read from the channels the dump changed, NormScaled's measured factor).
   VariantBuild from_dump{};
+  /// A harmless reordering of the output, not a bug: its name in JSON's "equivalent" (equivalent_reordering); nullptr
+  /// for a bug.
+  const char* equivalent = nullptr;
 };
 
 /// Every known variant, one row per VariantKind, in the order check compares them (the rows found otherwise, by a
