@@ -15,6 +15,28 @@ import sys
 
 from nope import check_nope_layer
 
+# The corpus's rows of this tier (issue 76 item 2): `rope identify` on ggml's own partial-rotary captures reads what the
+# kernel was called with (ggml_rope_cases.cpp, ggml_rope_indexer_cases.cpp: the mode's layout, n_dims, the block's
+# first channel), as check does; GPT-NeoX-shaped ones (NEOX, n_dims < head_dim) were read as FoPE (issue 78 item 1).
+IDENTIFY = {
+    "phi2-partial": ("half", 32, 0),  # NEOX, n_dims 32 of head 80
+    "deepseek32-indexer": ("half", 64, 0),  # NEOX on the first 64 of 128
+    "glm-dsa-indexer": ("interleaved", 64, 0),  # NORM on the first 64 of 128
+    "dots3note-indexer": ("half", 64, 0),  # NEOX on the first 64 of 128
+}
+
+
+def identify_row(rope, base, positions, truth):
+    """identify on one capture: (ok, the line printed)."""
+    r = subprocess.run([rope, "identify", "--before", base + ".before.npy", "--after", base + ".after.npy",
+                        "--positions", positions, "--json"], capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        return False, f"identify exit {r.returncode}: {r.stderr.strip()}"
+    j = json.loads(r.stdout)
+    got = (j.get("layout"), j.get("rotary_dim"), j.get("rotary_offset", 0))
+    fope = " (read as FoPE)" if j.get("fope") else ""
+    return got == truth, f"identify {got[0]}, rotary dim {got[1]}, offset {got[2]}{fope}; the kernel's {truth}"
+
 
 def main():
     # One OpenMP thread per rope process: the tier runs them one or two at a time on CI's two cores, where idle OpenMP
@@ -35,7 +57,7 @@ def main():
         with open(os.path.join(out, "cases.tsv")) as f:
             rows += [[os.path.join(out, line.split("\t")[0])] + line.rstrip("\n").split("\t")
                      for line in f if line.strip()]
-    total = 0
+    total, identified = 0, set()
     for base, name, positions, args, expected in rows:
         name = os.path.relpath(base, a.out)
         # The portable variant re-runs the kernel cases only: a layer's case tests how rope reads the file, and its
@@ -70,6 +92,11 @@ def main():
         print(f"{'ok  ' if ok else 'FAIL'} {name:28s} expected {expected:20s} got {got:20s} "
               f"max|delta|/tol {j['max_ratio']:.3g} angles {j.get('angles')}")
         failed += 0 if ok else 1
+        if os.path.basename(base) in IDENTIFY and not name.startswith("x64" + os.sep):
+            identified.add(os.path.basename(base))
+            ok, text = identify_row(a.rope, base, positions, IDENTIFY[os.path.basename(base)])
+            print(f"{'ok  ' if ok else 'FAIL'} {name:28s} {text}")
+            failed += 0 if ok else 1
         if own or name.startswith("x64" + os.sep):
             continue  # the same file as the best variant's
         # rope inspect reads every file ggml's writer wrote.
@@ -77,6 +104,9 @@ def main():
         if i.returncode != 0:
             print(f"FAIL {name}: rope inspect exit {i.returncode}: {i.stderr.strip()}")
             failed += 1
+    for missing in sorted(set(IDENTIFY) - identified):
+        print(f"FAIL {missing}: a row of IDENTIFY the harness no longer writes")
+        failed += 1
     print(f"{total - failed} of {total} cases as expected")
     return 1 if failed else 0
 

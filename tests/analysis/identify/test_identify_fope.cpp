@@ -2,7 +2,8 @@
 // docs/multi-axis.md with random coefficients, per key-value head h and position t pair j < K multiplied by
 // ζ = Σ_D cos(t·θ_D)·C_cos[h, D, j] + i·Σ_D sin(t·θ_D)·C_sin[h, D, j], the padded pairs by 1 (sin 0) or 1 + i (sin 1),
 // query head q on key-value head q / (heads / n_kv). identify counts the kept and padded pairs, names the padding and
-// finds the GQA groups; a plain RoPE dump (norms kept, partial rotary) is not taken for FoPE.
+// finds the GQA groups; a plain RoPE dump (norms kept, partial rotary as HF and ggml compute it) is not taken for
+// FoPE.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -140,6 +141,50 @@ TEST(IdentifyFopeNot, PlainRopeWithAPassThroughTailIsNotFope) {
   }
   EXPECT_FALSE(identify_rope(x, y, kFopePositions).fope.has_value());
 }
+
+/// Partial rotary as HF's GPT-NeoX, Phi and StableLM (apply_rotary_pos_emb on q[..., :r], the rest passed through) and
+/// ggml's NEOX with n_dims = r < head_dim turn it: pairs (j, j + r/2) of the first r channels. Read as FoPE's pairs (j,
+/// j + d/2), its first r/2 pairs change and the rest pass through, FoPE's shape, but a kept pair's partner channel j +
+/// d/2 never moves (issue 78: identify said "FoPE: 24 kept pairs" of GPT-NeoX's rotary_pct 0.25).
+struct PartialRotaryCase {
+  const char* name;
+  int d, r;
+};
+
+class IdentifyPartialRotaryNotFope : public ::testing::TestWithParam<PartialRotaryCase> {};
+
+TEST_P(IdentifyPartialRotaryNotFope, ReadsTheRotaryDimension) {
+  const PartialRotaryCase& c = GetParam();
+  const DumpVectors x = random_dump(static_cast<long>(kFopePositions.size()), 2, c.d);
+  DumpVectors y = x;
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int j = 0; j < c.r / 2; ++j) {
+        const std::complex<double> z =
+            std::complex<double>(x.value(s, g, j), x.value(s, g, j + c.r / 2)) *
+            std::polar(1.0, kFopePositions[static_cast<std::size_t>(s)] * std::pow(10000.0, -2.0 * j / c.r));
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * c.d + j)] = z.real();
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * c.d + j + c.r / 2)] = z.imag();
+      }
+    }
+  }
+  const Identification id = identify_rope(x, y, kFopePositions);
+  EXPECT_FALSE(id.fope.has_value());
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_EQ(id.rotary_dim, c.r);
+  EXPECT_EQ(id.rotary_offset, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Identify, IdentifyPartialRotaryNotFope,
+                         ::testing::ValuesIn(std::vector<PartialRotaryCase>{
+                             {"gpt_neox_rotary_pct_0_25_head_96", 96, 24},
+                             {"phi2_factor_0_4_head_80", 80, 32},
+                             {"stablelm_factor_0_25_head_80", 80, 20},
+                             {"an_eighth_head_64", 64, 8},
+                         }),
+                         [](const ::testing::TestParamInfo<PartialRotaryCase>& info) {
+                           return test::case_name(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace rope

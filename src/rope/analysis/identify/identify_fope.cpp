@@ -68,6 +68,8 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   // Each pair's kind over every vector: passed through, turned into √2·R(π/4), or changed otherwise.
   std::vector<FopePairKind> kind(static_cast<std::size_t>(n), FopePairKind::Passed);
   std::vector<char> one(static_cast<std::size_t>(n), 1);
+  // Each channel on its own: whether it ever changes (as identify_with reads the rotated channels).
+  std::vector<char> moved(static_cast<std::size_t>(d), 0);
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < groups; ++g) {
       const double* x = before.vector(s, g);
@@ -77,6 +79,10 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
         const double scale = eps * (std::abs(zx) * std::sqrt(2.0) + std::abs(zy)) + 1e-300;
         if (std::abs(zy - zx) > scale) kind[static_cast<std::size_t>(j)] = FopePairKind::Changed;
         if (std::abs(zy - std::complex<double>(1, 1) * zx) > scale) one[static_cast<std::size_t>(j)] = 0;
+      }
+      for (int c = 0; c < d; ++c) {
+        if (std::abs(y[c] - x[c]) > eps * std::max(std::abs(x[c]), std::abs(y[c])))
+          moved[static_cast<std::size_t>(c)] = 1;
       }
     }
   }
@@ -92,6 +98,12 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   if (kept < 1) return std::nullopt;
   for (int j = 0; j < kept; ++j) {
     if (kind[static_cast<std::size_t>(j)] != FopePairKind::Changed) return std::nullopt;
+  }
+  // FoPE's ζ·z moves both channels of a kept pair. Partial rotary (HF GPT-NeoX, Phi, StableLM; ggml's NEOX with
+  // n_dims < head_dim) turns pairs (j, j + r/2) of the first r channels and passes the rest through: read as pairs
+  // (j, j + d/2), its "kept" pairs are those of the first r channels, each with a partner that never moves (issue 78).
+  for (int j = 0; j < kept; ++j) {
+    if (!moved[static_cast<std::size_t>(j)] || !moved[static_cast<std::size_t>(j + n)]) return std::nullopt;
   }
   // The kept pairs' norms |ζ| = |z_after| / |z_before|: not 1, and not one number (RoPE's attention factor).
   Identification::Fope f;

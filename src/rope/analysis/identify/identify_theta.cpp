@@ -260,15 +260,34 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
     if (const std::optional<double> theta = sparse_peak(centred, u, h, kTwoPi / spread + h, ambiguous)) return *theta;
     ambiguous = false;
   }
-  std::vector<Complex> acc(static_cast<std::size_t>(grid), 0.0);
-  for (std::size_t k = 0; k < m.size(); ++k) {  // e^(−iθm') along the grid by one rotation per step, m' = m − centre
+  // u_k·e^(−iθm'_k) along the grid by one rotation per step, m' = m − centre: every phasor's walk at once, one grid
+  // point after the other (its real and imaginary parts in arrays of their own, so that the compiler turns the
+  // independent walks together: a walk of its own was one serial chain of complex products, most of identify's time).
+  const std::size_t n = m.size();
+  std::vector<double> zr(n), zi(n), sr(n), si(n), size(n);
+  for (std::size_t k = 0; k < n; ++k) {
     const double mk = m[k] - centre;
-    Complex z = u[k] * std::polar(1.0, kPi * mk);
-    const Complex step = std::polar(1.0, -h * mk);
-    for (long g = 0; g < grid; ++g) {
-      acc[static_cast<std::size_t>(g)] += z;
-      z *= step;
-      if ((g & 1023) == 1023) z = std::polar(std::abs(u[k]), std::arg(z));  // keep |z| from drifting
+    const Complex z = u[k] * std::polar(1.0, kPi * mk), step = std::polar(1.0, -h * mk);
+    zr[k] = z.real(), zi[k] = z.imag(), sr[k] = step.real(), si[k] = step.imag(), size[k] = std::abs(u[k]);
+  }
+  std::vector<Complex> acc(static_cast<std::size_t>(grid), 0.0);
+  for (long g = 0; g < grid; ++g) {
+    double ar[4] = {0, 0, 0, 0}, ai[4] = {0, 0, 0, 0};  // four partial sums: the additions need not wait in turn
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+      for (std::size_t l = 0; l < 4; ++l) ar[l] += zr[k + l], ai[l] += zi[k + l];
+    }
+    for (; k < n; ++k) ar[0] += zr[k], ai[0] += zi[k];
+    acc[static_cast<std::size_t>(g)] = Complex((ar[0] + ar[1]) + (ar[2] + ar[3]), (ai[0] + ai[1]) + (ai[2] + ai[3]));
+    for (k = 0; k < n; ++k) {
+      const double re = zr[k] * sr[k] - zi[k] * si[k];
+      zi[k] = zr[k] * si[k] + zi[k] * sr[k], zr[k] = re;
+    }
+    if ((g & 1023) == 1023) {  // keep each |z| from drifting: back to |u_k|
+      for (k = 0; k < n; ++k) {
+        const double r = std::hypot(zr[k], zi[k]), scale = r > 0 ? size[k] / r : 0.0;
+        zr[k] *= scale, zi[k] *= scale;
+      }
     }
   }
   long best = 0;
