@@ -25,6 +25,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_stream.hpp"
 
@@ -823,6 +824,7 @@ TorchArchive TorchArchive::open(const std::string& path, const std::string& name
   s.name = name;
   a.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (a.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
+  note_input_file(a.fd_);
   struct stat st {};
   if (::fstat(a.fd_, &st) != 0)
     throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
