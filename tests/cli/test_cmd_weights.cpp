@@ -146,6 +146,15 @@ TEST_F(CmdWeights, WhatNoMapExplainsIsNotAPass) {
   EXPECT_THAT(zh.out, HasSubstr("无法解释"));
 }
 
+// Issue 77 (6): --config where both sides say their model was ignored, exit 0, even for a file that does not exist.
+TEST_F(CmdWeights, AConfigNeitherSideNeedsIsRefused) {
+  for (const std::string& config : {path("none.json"), weights_cli_path("mha-hf/config.json")}) {
+    expect_one_line_error(
+        rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-f16.gguf"), "--config", config}), 2,
+        "--config '" + config + "' would not be read: both sides say their model");
+  }
+}
+
 TEST_F(CmdWeights, SingleSafetensorsWithConfig) {
   std::filesystem::create_directories(path("d"));
   std::filesystem::copy_file(weights_cli_path("mha-hf/model.safetensors"), path("d/model.safetensors"));

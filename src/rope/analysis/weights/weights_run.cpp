@@ -249,6 +249,14 @@ WeightsRun run_weights(const WeightsRequest& request) {
   WeightsRun run;
   read_side(run.reference, ref, request.config, cand);
   read_side(run.candidate, cand, request.config, ref);
+  const auto uses_config = [&](const WeightSide& s) { return s.config_borrowed && s.config == request.config; };
+  if (!request.config.empty() && !uses_config(run.reference) && !uses_config(run.candidate)) {
+    throw InvalidArgument(
+        error_msg("{0} '{1}' would not be read: both sides say their model ({2}, {3}); it is for a "
+                  "side with no config.json beside it",
+                  option_name("config"), escape_for_message(request.config), escape_for_message(run.reference.config),
+                  escape_for_message(run.candidate.config)));
+  }
   run.expected = pairing_map(run.reference.layout, run.candidate.layout);
   long ref_others = 0;
   const auto ref_qk = qk_tensors(ref, run.reference, run.reference.fused, ref_others);

@@ -87,7 +87,8 @@ struct WeightsRun {
 /// layer at a time.
 /// @throws InvalidArgument for a side without a model (no config.json and no `config`), a q/k tensor on one side
 ///         only, shapes that differ, a fused qkv tensor, no q/k tensor at all, a heat map block that is not there, a
-///         q/k tensor holding a value that is not a finite number (named with its element);
+///         q/k tensor holding a value that is not a finite number (named with its element), a `config` neither side
+///         needs (both have their own: it would be ignored);
 ///         IoError from the files.
 WeightsRun run_weights(const WeightsRequest& request);
 
