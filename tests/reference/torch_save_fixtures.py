@@ -263,7 +263,7 @@ def hostile():
     for _ in range(99):
         p.op(b"a")
     archive(os.path.join(HOSTILE, "hostile_deep.pt"), p.stop(), {})
-    # a tensor of rank 9 (torch.save writes it; rope reads at most rank 8)
+    # a tensor of rank 9 (torch.save writes it; rope lists it and reads at most rank 8)
     p = P()
     dict_of(p, [("q", lambda p: p.tensor("FloatStorage", 0, 1, 0, (1,) * 9, (1,) * 9))])
     archive(os.path.join(HOSTILE, "hostile_rank9.pt"), p.stop(), {0: np.zeros(1, "<f4").tobytes()})

@@ -616,10 +616,10 @@ class Unpickler {
   }
 
   std::vector<long> longs(const Val& tuple, const char* what) const {
-    if (tuple.kind == Kind::Tuple && tuple.items.size() > static_cast<std::size_t>(kMaxTensorRank)) {
+    if (tuple.kind == Kind::Tuple && tuple.items.size() > static_cast<std::size_t>(kMaxTorchListedRank)) {
       throw InvalidArgument(error_msg("{0}: {1}: rank {2} is above the limit of {3}", name_,
                                       fmt::format("data.pkl byte {} ({})", op_at_, what), tuple.items.size(),
-                                      kMaxTensorRank));
+                                      kMaxTorchListedRank));
     }
     if (tuple.kind != Kind::Tuple) fail_args(what);
     std::vector<long> out;
@@ -980,6 +980,10 @@ TensorData TorchArchive::read(const TensorReadOptions& options) const {
     }
   }
   const std::string field = "tensor '" + escape_for_message(t->name) + "'";
+  if (t->shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {  // listed, not read
+    throw InvalidArgument(
+        error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, t->shape.size(), kMaxTensorRank));
+  }
   if (t->kind == 'x') {
     throw InvalidArgument(error_msg(
         "{0}: {1} holds {2}: rope reads float32, float64, float16 and bfloat16 tensors (integers as positions)", name,
