@@ -34,6 +34,21 @@ TEST(CmdCheck, CorrectDumpPasses) {
   EXPECT_THAT(r.out, HasSubstr("half layout (assumed: Hugging Face's rotate_half; give --layout)"));
 }
 
+// Issue 77 (6): a setting this model's rope_type does not use is said, as rope frequencies says it (before: silent).
+TEST(CmdCheck, SettingsTheModelDoesNotUseAreSaid) {
+  auto r = check("q_rope.npy", {"--yarn-variant", "grok-yarn-log"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              HasSubstr("note: --yarn-variant grok-yarn-log is a variant of YaRN: rope_type default ignores it"));
+  r = check("q_rope.npy", {"--engine", "sglang"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("note: --engine sglang chooses LongRoPE's list, and this model's rope_type is default: "
+                               "the engine changes nothing"));
+  r = check("q_rope.npy", {"--engine", "vllm"});  // before: "give --max-model-len", LongRoPE's words
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("--engine vllm chooses LongRoPE's list"));
+}
+
 TEST(CmdCheck, PlantedBugsFailWithTheirDiagnosis) {
   auto r = check("q_rope_interleaved.npy");
   EXPECT_EQ(r.code, 1);

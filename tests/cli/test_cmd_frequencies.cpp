@@ -40,6 +40,18 @@ TEST_F(CmdFrequencies, InvalidInputWritesNoFile) {
   EXPECT_FALSE(fs::exists(target));
 }
 
+// Issue 77 (6): --engine vllm on plain RoPE was refused in LongRoPE's words ("give --max-model-len"), sglang ignored:
+// both are said to change nothing, in the plain table too.
+TEST_F(CmdFrequencies, AnEngineOnPlainRopeIsSaidToChangeNothing) {
+  for (const std::string engine : {"vllm", "sglang"}) {
+    const Result r = rope_cli({"frequencies", "--dim", "8", "--engine", engine});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, ::testing::HasSubstr("warning: --engine " + engine +
+                                            " chooses LongRoPE's list, and this model's rope_type is default: the "
+                                            "engine changes nothing"));
+  }
+}
+
 TEST_F(CmdFrequencies, FrequenciesCsvAndJson) {
   const Result csv = rope_cli({"freqs", "--dim", "8", "--csv", "-"});
   ASSERT_EQ(csv.code, 0);

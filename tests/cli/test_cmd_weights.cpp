@@ -119,6 +119,42 @@ TEST_F(CmdWeights, BadInputOneLine) {
   EXPECT_FALSE(std::filesystem::exists(path("x.png")));
 }
 
+// A candidate whose values are the reference's shifted by one element (each row moved one column): no map explains it,
+// and the best one is not a pass (before, the nearest map was named and the run passed).
+TEST_F(CmdWeights, WhatNoMapExplainsIsNotAPass) {
+  std::filesystem::create_directories(path("shifted"));
+  std::filesystem::copy_file(weights_cli_path("mha-hf/config.json"), path("shifted/config.json"));
+  const std::string all = read(weights_cli_path("mha-hf/model.safetensors"));
+  std::size_t header = 0;
+  for (int i = 7; i >= 0; --i) header = header * 256 + static_cast<unsigned char>(all[static_cast<std::size_t>(i)]);
+  const std::string data = all.substr(8 + header);
+  std::ofstream(path("shifted/model.safetensors"), std::ios::binary)
+      << all.substr(0, 8 + header) << data.substr(2) << data.substr(0, 2);
+  const Result r = rope_cli({"weights", weights_cli_path("mha-hf"), path("shifted")});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("unexplained"));
+  EXPECT_THAT(test::unwrapped(r.out), HasSubstr("above the bound 0.5: the candidate's rows are not a permutation of "
+                                                "the reference's, and no map is named"));
+  EXPECT_THAT(r.out, HasSubstr("WEIGHTS CHECK FAILED"));
+  EXPECT_THAT(r.out, Not(HasSubstr("every q/k tensor")));
+  const Result json = rope_cli({"weights", weights_cli_path("mha-hf"), path("shifted"), "--json"});
+  EXPECT_EQ(json.code, 1);
+  const auto v = nlohmann::json::parse(json.out);
+  EXPECT_FALSE(v["passed"].get<bool>());
+  EXPECT_FALSE(v["tensors"][0]["explained"].get<bool>());
+  const Result zh = rope_cli({"weights", weights_cli_path("mha-hf"), path("shifted"), "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("无法解释"));
+}
+
+// Issue 77 (6): --config where both sides say their model was ignored, exit 0, even for a file that does not exist.
+TEST_F(CmdWeights, AConfigNeitherSideNeedsIsRefused) {
+  for (const std::string& config : {path("none.json"), weights_cli_path("mha-hf/config.json")}) {
+    expect_one_line_error(
+        rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-f16.gguf"), "--config", config}), 2,
+        "--config '" + config + "' would not be read: both sides say their model");
+  }
+}
+
 TEST_F(CmdWeights, SingleSafetensorsWithConfig) {
   std::filesystem::create_directories(path("d"));
   std::filesystem::copy_file(weights_cli_path("mha-hf/model.safetensors"), path("d/model.safetensors"));

@@ -178,6 +178,37 @@ TEST_F(Output, APositionsOrStartsFileNamedByItsPathIsAnInputToo) {
   EXPECT_EQ(read("starts.txt"), "0\n");
 }
 
+// Issue 77 (4): every file a command reads is an input, whatever its option's type name: --npy was no output, a
+// positional PATH no input, and a checkpoint directory's files were never compared with the outputs.
+TEST_F(Output, EveryFileACommandReadsIsAnInput) {
+  std::ofstream(path("s.txt")) << "0,8,24";
+  expect_one_line_error(rope_cli({"positions", "--sequence-starts", "@" + path("s.txt"), "--cp-size", "2", "--cp-rank",
+                                  "0", "--npy", path("s.txt")}),
+                        2, "--sequence-starts and --npy name the same file");
+  EXPECT_EQ(read("s.txt"), "0,8,24");
+  const std::string weights = std::string(ROPE_REFERENCE_DIR) + "/../../data/weights/";
+  fs::create_directories(path("hf"));
+  fs::copy_file(weights + "mha-hf/model.safetensors", path("hf/model.safetensors"));
+  fs::copy_file(weights + "mha-hf/config.json", path("hf/config.json"));
+  const std::string checkpoint = read("hf/model.safetensors"), config = read("hf/config.json");
+  const std::string candidate = weights + "mha-k-query-heads.gguf";
+  expect_one_line_error(
+      rope_cli({"weights", path("hf/model.safetensors"), candidate, "--png", path("hf/model.safetensors")}), 2,
+      "reference and --png name the same file '" + path("hf/model.safetensors") + "'");
+  expect_one_line_error(
+      rope_cli({"weights", path("hf"), candidate, "--png", path("hf/model.safetensors")}), 2,
+      "reference and --png name the same file '" + path("hf/model.safetensors") + "' (in " + path("hf") + ")");
+  expect_one_line_error(
+      rope_cli({"weights", candidate, path("hf"), "--svg", path("hf/config.json")}), 2,
+      "candidate and --svg name the same file '" + path("hf/config.json") + "' (in " + path("hf") + ")");
+  // A file no option names, read beside the one named (a single .safetensors file's config.json): refused when the
+  // run commits, by the readers' own note of what they opened.
+  expect_one_line_error(rope_cli({"weights", path("hf/model.safetensors"), candidate, "--svg", path("hf/config.json")}),
+                        2, "'" + path("hf/config.json") + "' is a file this run reads and is named as an output");
+  EXPECT_EQ(read("hf/model.safetensors"), checkpoint);
+  EXPECT_EQ(read("hf/config.json"), config);
+}
+
 TEST_F(Output, TwoOutputsOnStandardOutputAreExitTwo) {
   expect_one_line_error(rope_cli({"decay", "--csv", "-", "--term", "text"}), 2,
                         "--csv and --term both write to standard output");

@@ -9,8 +9,10 @@ gnuplot is replaced (ROPE_GNUPLOT) by a script that records its process id and s
 arrives while the temporary output and the script exist."""
 
 import argparse
+import glob
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -94,6 +96,41 @@ def one(rope, sig, args, may_leave=False):
         return problems
 
 
+def lesson_dump(rope):
+    """rope lesson --html with the real gnuplot, SIGINT while the example dump of `rope spectrum` lies in
+    $TMPDIR/rope-lesson-*/ (issue 77 item 9: SIGINT at 4 s left the directory and q_spectrum.npy): nothing left."""
+    gnuplot = os.environ.get("ROPE_GNUPLOT") or shutil.which("gnuplot")
+    if not gnuplot:
+        return ["lesson dump: needs gnuplot (scripts/install-deps.sh)"]
+    with tempfile.TemporaryDirectory(prefix="rope-interrupt-") as work:
+        out, tmp = os.path.join(work, "out"), os.path.join(work, "tmp")
+        os.mkdir(out)
+        os.mkdir(tmp)
+        p = subprocess.Popen([rope, "lesson", "--html", "lesson.html"], cwd=out, env=dict(os.environ, TMPDIR=tmp),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        seen = False
+        while not seen:
+            seen = bool(glob.glob(os.path.join(tmp, "rope-lesson-*", "q_spectrum.npy")))
+            if seen or p.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.005)
+        if not seen:
+            p.kill()
+            p.wait()
+            return [f"lesson dump: q_spectrum.npy never seen in $TMPDIR (rope exit {p.returncode})"]
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+        left = sorted(os.listdir(tmp)) + sorted(glob.glob(os.path.join(tmp, "*", "*")))
+        print(f"lesson dump: SIGINT while q_spectrum.npy existed; exit {p.returncode}; left {left}")
+        problems = []
+        if p.returncode != -signal.SIGINT:
+            problems.append(f"lesson dump: rope ended with {p.returncode}, not killed by SIGINT")
+        if left:
+            problems.append(f"lesson dump: left behind {left}")
+        return problems
+
+
 def file_size_limit(rope):
     """rope under a 4 KiB file size limit with SIGXFSZ at its default action (which would kill it):
     exit 3 naming the limit's error, the old CSV intact, nothing else left."""
@@ -131,6 +168,7 @@ def main():
                                            "--csv", "m.csv"])
     # rope lesson --html draws its figures in $TMPDIR/rope-lesson-*: removed on a signal too (issue 62 item 4).
     problems += one(rope, signal.SIGINT, ["lesson", "--html", "lesson.html"])
+    problems += lesson_dump(rope)
     problems += one(rope, signal.SIGKILL, figure)  # staged outputs are anonymous: even SIGKILL leaves none
     problems += file_size_limit(rope)
     for p in problems:

@@ -117,6 +117,43 @@ TEST_F(AtomicFile, StagedOutputsCommitSeveralFilesTogether) {
   EXPECT_EQ(entries(), 2u);
 }
 
+// Issue 77 (4): a file the run read (noted by a reader of rope/io/) is never replaced by an output of its batch,
+// whoever named it; outside a batch nothing is kept.
+TEST_F(AtomicFile, AFileTheRunReadIsNeverReplaced) {
+  std::ofstream(path("in.json")) << "input";
+  std::ofstream(path("late.json")) << "read after it was staged";
+  const std::string refused = "' is a file this run reads and is named as an output: an output never replaces an input";
+  {
+    OutputBatch batch;
+    note_input_file(path("in.json"));
+    write_file_atomically(path("other.txt"), "fine");
+    try {  // read before it is staged: refused where it is staged, before any work on it
+      write_file_atomically(path("in.json"), "output");
+      ADD_FAILURE() << "staged over an input";
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + path("in.json") + refused);
+    }
+    write_file_atomically(path("late.json"), "output");
+    note_input_file(path("late.json"));  // read after it was staged: refused at commit, nothing put in place
+    try {
+      batch.commit();
+      ADD_FAILURE() << "committed over an input";
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + path("late.json") + refused);
+    }
+  }
+  EXPECT_EQ(read(path("in.json")), "input");
+  EXPECT_EQ(read(path("late.json")), "read after it was staged");
+  EXPECT_FALSE(std::filesystem::exists(path("other.txt"))) << "all outputs or none";
+  note_input_file(path("in.json"));  // no batch open: not kept
+  {
+    OutputBatch batch;
+    write_file_atomically(path("in.json"), "output");
+    batch.commit();
+  }
+  EXPECT_EQ(read(path("in.json")), "output");
+}
+
 TEST_F(AtomicFile, StagedFileHasAShortNameChosenByRopeBesideItsTarget) {
   set_anonymous_temporaries(false);
   StagedOutputs staged;

@@ -24,9 +24,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-/// data/dumps/torch/NAME, or tests/data/torch/NAME for the hostile files.
+/// data/dumps/torch/NAME, or tests/data/torch/NAME for the hostile files and the state_dict PyTorch wrote.
 std::string torch_fixture(const std::string& name) {
-  const bool hostile = name.rfind("hostile_", 0) == 0;
+  const bool hostile = name.rfind("hostile_", 0) == 0 || name == "state_dict.pt" || name == "typed_storages.pt";
   return std::string(ROPE_REFERENCE_DIR) + (hostile ? "/../data/torch/" : "/../../data/dumps/torch/") + name;
 }
 
@@ -94,6 +94,62 @@ TEST(TorchFile, NestedEntriesAreNamedByTheirKeysJoinedWithDots) {
   }
 }
 
+// Issue 77 (2): torch.save(model.state_dict()), written by PyTorch 1.13 (tests/reference/torch_state_dict.py): an
+// OrderedDict whose _metadata is set by BUILD after its items. Its tensors are listed and read; _metadata is no item.
+TEST(TorchFile, AStateDictWithItsMetadataIsRead) {
+  const std::vector<TorchTensorInfo> s = list_torch_tensors(torch_bytes("state_dict.pt"), "state_dict.pt");
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].name, "0.weight");
+  EXPECT_EQ(s[0].shape, (std::vector<long>{3, 4}));
+  EXPECT_EQ(s[1].name, "0.bias");
+  EXPECT_EQ(s[2].name, "2.weight");
+  EXPECT_EQ(s[2].shape, (std::vector<long>{2, 3}));
+  EXPECT_EQ(s[3].name, "2.bias");
+  const TensorData w = read_named("state_dict.pt", "2.weight");  // w[i, j] = (3 i + j)/8 − 1
+  EXPECT_EQ(w.values, (std::vector<double>{-1, -0.875, -0.75, -0.625, -0.5, -0.375}));
+  EXPECT_EQ(read_named("state_dict.pt", "0.bias").values, (std::vector<double>{0, 0.25, 0.5}));
+  try {
+    read_named("state_dict.pt", "_metadata");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("no tensor named '_metadata'"));
+  }
+}
+
+// Issue 77 (8): bool, complex and float8 storages are data: listed with their dtype, refused by it when read (before:
+// "refuses to run `torch.BoolStorage`", as if they were code). Written by PyTorch 1.13.
+TEST(TorchFile, BoolAndComplexTensorsAreListedAndRefusedByTheirDtype) {
+  const std::vector<TorchTensorInfo> s = list_torch_tensors(torch_bytes("typed_storages.pt"), "typed_storages.pt");
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[1].name, "mask");
+  EXPECT_EQ(s[1].stored, "bool");
+  EXPECT_EQ(s[2].name, "z");
+  EXPECT_EQ(s[2].stored, "complex64");
+  EXPECT_EQ(read_named("typed_storages.pt", "q").values, (std::vector<double>{0, 1, 2, 3}));
+  for (const auto& [tensor, dtype] : {std::pair{"mask", "bool"}, {"z", "complex64"}}) {
+    try {
+      read_named("typed_storages.pt", tensor);
+      FAIL() << tensor;
+    } catch (const InvalidArgument& e) {
+      EXPECT_THAT(e.what(), HasSubstr(std::string("tensor '") + tensor + "' holds " + dtype +
+                                      ": rope reads float32, float64, float16 and bfloat16 tensors"));
+    }
+  }
+}
+
+// Issue 77 (8): a rank-9 tensor torch.save wrote is listed (rope inspect --tensors) and refused by its rank when read.
+TEST(TorchFile, ARankNineTensorIsListed) {
+  const std::vector<TorchTensorInfo> s = list_torch_tensors(torch_bytes("hostile_rank9.pt"), "hostile_rank9.pt");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].shape, std::vector<long>(9, 1));
+  try {  // before: "the arguments of torch._utils._rebuild_tensor_v2 are not the ones torch.save writes"
+    read_named("hostile_rank9.pt", "q");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("tensor 'q': rank 9 is above the limit of 8"));
+  }
+}
+
 TEST(TorchFile, IntegersAreReadAsPositionsOnly) {
   EXPECT_EQ(read_named("positions_i64.pt", "positions", true).values, (std::vector<double>{0, 1, 2, 0, 1, 2}));
   EXPECT_EQ(read_named("positions_i64.pt", "mask", true).values, (std::vector<double>(6, 1.0)));
@@ -141,7 +197,15 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"hostile_cycle.pt", "a container holds itself (a cycle)"},
         Hostile{"hostile_numel.pt", "storage '0': data.pkl says 1000 elements of 4 bytes, and its record holds 16"},
         Hostile{"hostile_truncated.pt", "not a complete zip archive (no end of central directory)"},
-        Hostile{"hostile_build.pt", "opcode BUILD (0x62) is outside the subset torch.save writes for tensors"}),
+        Hostile{"hostile_build.pt", "opcode BUILD (0x62) is outside the subset torch.save writes for tensors"},
+        Hostile{"hostile_build_state.pt", "opcode BUILD (0x62) is outside the subset torch.save writes for tensors"},
+        // Issue 77 (3): one name for two tensors (before: both listed, the last one read); keys with no name.
+        Hostile{"hostile_duplicate_name.pt",
+                "two tensors are named 'a.b', at ['a.b'] and at ['a']['b']: a name must say one tensor"},
+        Hostile{"hostile_float_key.pt",
+                "a tensor lies under the key 1.5: rope names tensors by their str and int keys"},
+        Hostile{"hostile_none_key.pt",
+                "a tensor lies under the key None in 'x': rope names tensors by their str and int keys"}),
     [](const ::testing::TestParamInfo<Hostile>& info) {
       std::string name = std::string(info.param.file).substr(8);
       return name.substr(0, name.find('.'));

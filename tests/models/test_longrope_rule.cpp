@@ -6,6 +6,7 @@
 #include "rope/core/error.hpp"
 #include "rope/models/longrope_rule.hpp"
 #include "rope/models/presets.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 
 // LongRoPE's list as each engine's rule picks it, on Phi-3-mini-128k's spec (L0 4096): rope/models/longrope_rule.cpp.
@@ -52,6 +53,28 @@ TEST(LongRopeRule, ContextsBelongToTheirEngine) {
               ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("is the context of engine llamacpp")));
   EXPECT_THAT([] { longrope_rule("llamacpp", std::nullopt, 0L); },
               ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("must be >= 1")));
+}
+
+// Issue 77 (6): vLLM's and llama.cpp's rules need their context only where LongRoPE's list is chosen; on a model of
+// another rope_type every engine is said to change nothing (before: refused in LongRoPE's words, or sglang ignored).
+TEST(LongRopeRule, AnEngineOnAModelWithoutLongRopeIsSaidToChangeNothing) {
+  const ModelRope llama = resolve_model_rope({"llama-2-7b", ""}, {});
+  for (const char* engine : {"vllm", "llamacpp", "sglang", "hf"}) {
+    SCOPED_TRACE(engine);
+    const LongRopeRule rule = longrope_rule(engine, std::nullopt, std::nullopt);
+    const ModelRope with = with_longrope_rule(llama, rule);
+    ASSERT_EQ(with.spec.params.warnings.size(), llama.spec.params.warnings.size() + 1);
+    EXPECT_THAT(with.spec.params.warnings.back().en,
+                ::testing::EndsWith(std::string(engine) + " chooses LongRoPE's list, and this model's rope_type is "
+                                                          "default: the engine changes nothing"));
+    EXPECT_EQ(with.spec.params.inv_freq, llama.spec.params.inv_freq);
+  }
+  EXPECT_FALSE(longrope_rule_unused(llama, longrope_rule("", std::nullopt, std::nullopt)));
+  const ModelRope phi = resolve_model_rope({"phi-3-mini-128k", ""}, {});
+  EXPECT_FALSE(longrope_rule_unused(phi, longrope_rule("sglang", std::nullopt, std::nullopt)));
+  EXPECT_THAT([&] { with_longrope_rule(phi, longrope_rule("vllm", std::nullopt, std::nullopt)); },
+              ::testing::ThrowsMessage<InvalidArgument>(
+                  ::testing::HasSubstr("engine vllm chooses LongRoPE's list by its context")));
 }
 
 TEST(LongRopeRule, AContextRuleAndASeqLenAreRefusedTogether) {

@@ -34,3 +34,22 @@ def test_refusals_name_the_argument():
         rope.cp_positions([0, 8], 2, 5)
     with pytest.raises(ValueError, match="layout must be zigzag, round-robin or contiguous"):
         rope.cp_positions([0, 8], 2, 0, "ring")
+
+
+def test_integers_only_and_in_range():
+    # Issue 77 (7): [0, 8.7], 2.9, 0.5 became [0, 8], cp 2, rank 0; 2**63 gave pybind's "incompatible function
+    # arguments". Integers as operator.index takes them (NumPy's too), a TypeError otherwise, a ValueError past int64.
+    import numpy as np
+    with pytest.raises(TypeError, match=r"sequence_starts\[1\] must be an integer \(got 8.7\)"):
+        rope.cp_positions([0, 8.7], 2, 0)
+    with pytest.raises(TypeError, match=r"cp_size must be an integer \(got 2.9\)"):
+        rope.cp_positions([0, 8], 2.9, 0)
+    with pytest.raises(TypeError, match=r"cp_rank must be an integer \(got 0.5\)"):
+        rope.cp_positions([0, 8], 2, 0.5)
+    with pytest.raises(TypeError, match="cp_rank must be an integer, not a bool"):
+        rope.cp_positions([0, 8], 2, False)
+    with pytest.raises(ValueError, match=r"cp_size must be an integer between -9223372036854775808 and "
+                                         r"9223372036854775807 \(got 9223372036854775808\)"):
+        rope.cp_positions([0, 8], 2**63, 0)
+    assert list(rope.cp_positions(np.array([0, 8]), np.int64(2), np.int32(1))) == \
+        list(rope.cp_positions([0, 8], 2, 1))

@@ -145,3 +145,11 @@ def test_engine_errors():
         rope.Spec("phi-3-mini-128k", engine="tgi")
     with pytest.raises(TypeError, match="n_ctx cannot be"):
         rope.Spec("phi-3-mini-128k", engine="llamacpp", n_ctx="8192")
+
+
+def test_numbers_no_cpp_type_holds_are_a_value_error_naming_the_argument():
+    # Issue 77 (7): pybind's "Unable to cast Python instance" before.
+    with pytest.raises(ValueError, match=r"Spec\(\): base must be a float64 number, at most about 1.8e308"):
+        rope.Spec(base=10**400)
+    with pytest.raises(ValueError, match=r"Spec\(\): short_factor must be a float64 number"):
+        rope.Spec(head_dim=4, scaling="longrope", short_factor=[1, 10**400], long_factor=[1, 1])

@@ -42,3 +42,22 @@ def test_bad_input(weights_dir, tmp_path):
         rope.weights(weights_dir / "llama-hf", tmp_path / "none.gguf")
     with pytest.raises(ValueError, match="the shapes differ"):
         rope.weights(weights_dir / "llama-hf", weights_dir / "mha-k-query-heads.gguf")
+
+
+def test_a_path_with_a_nul_is_refused_as_open_refuses_it(weights_dir):
+    # Issue 77 (7): the library read the file named by the part before the NUL (model.safetensors\0.gguf passed).
+    hf = weights_dir / "llama-hf" / "model-00001-of-00002.safetensors"
+    with pytest.raises(ValueError, match="candidate: embedded null byte"):
+        rope.weights(weights_dir / "llama-hf", str(hf) + "\0.gguf")
+    with pytest.raises(ValueError, match="reference: embedded null byte"):
+        rope.weights(str(weights_dir / "llama-hf") + "\0x", weights_dir / "llama-f16.gguf")
+    with pytest.raises(ValueError, match="config: embedded null byte"):
+        rope.weights(weights_dir / "llama-hf", weights_dir / "llama-f16.gguf", config="c.json\0")
+    with pytest.raises(ValueError, match=r"Spec\(source\): embedded null byte"):
+        rope.Spec(str(weights_dir / "llama-hf" / "config.json") + "\0junk")
+
+
+def test_a_config_neither_side_needs_is_refused(weights_dir, tmp_path):
+    # Issue 77 (6): it was ignored, even when it did not exist.
+    with pytest.raises(ValueError, match="would not be read: both sides say their model"):
+        rope.weights(weights_dir / "llama-hf", weights_dir / "llama-f16.gguf", config=tmp_path / "none.json")

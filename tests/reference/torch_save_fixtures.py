@@ -22,7 +22,10 @@ ones), both committed:
   rope_before.pt, rope_after.pt
                       {'q': bfloat16 view [8, 2, 16] of a qkv storage}: q before and after HF's RoPE (half
                       layout, base 10000, positions 0..7, bf16 arithmetic as tests/reference/make_dumps.py)
-  hostile_*.pt        pickles rope must refuse (their names say why); hostile_system.pt names os.system with a
+  hostile_*.pt        pickles rope must refuse (their names say why; hostile_build_state.pt: BUILD on an OrderedDict
+                      with a state that is no dict, where a state_dict's is; hostile_duplicate_name.pt: {'a.b': x,
+                      'a': {'b': y}}; hostile_float_key.pt, hostile_none_key.pt: tensors under the keys 1.5 and
+                      None); hostile_system.pt names os.system with a
                       command that would create the file 'torch_marker' in the current directory
 Checks itself: every good file reads back (Python's zipfile, pickletools.dis) and the views give the values.
 """
@@ -260,6 +263,10 @@ def hostile():
     for _ in range(99):
         p.op(b"a")
     archive(os.path.join(HOSTILE, "hostile_deep.pt"), p.stop(), {})
+    # a tensor of rank 9 (torch.save writes it; rope lists it and reads at most rank 8)
+    p = P()
+    dict_of(p, [("q", lambda p: p.tensor("FloatStorage", 0, 1, 0, (1,) * 9, (1,) * 9))])
+    archive(os.path.join(HOSTILE, "hostile_rank9.pt"), p.stop(), {0: np.zeros(1, "<f4").tobytes()})
     # a shape of 2^40 elements over a storage of 4
     p = P()
     dict_of(p, [("q", lambda p: p.tensor("FloatStorage", 0, 4, 0, (1 << 40,), (1,)))])
@@ -278,6 +285,24 @@ def hostile():
     # BUILD (setting an object's state, which may call its __setstate__): an opcode outside the subset
     p = P().op(b"}").op(b"}").op(b"b")
     archive(os.path.join(HOSTILE, "hostile_build.pt"), p.stop(), {})
+    # BUILD on an OrderedDict (as a state_dict's _metadata is set) but with a state that is not a dict: a tuple
+    # (None, {}), the form that sets an object's slots
+    p = P().glob("collections", "OrderedDict").op(b")").op(b"R").put()
+    p.op(b"N").op(b"}").op(b"\x86").op(b"b")
+    archive(os.path.join(HOSTILE, "hostile_build_state.pt"), p.stop(), {})
+    # two tensors joined to one name: {'a.b': x, 'a': {'b': y}}
+    four = np.arange(4, dtype="<f4").tobytes()
+    p = P()
+    dict_of(p, [("a.b", lambda p: p.tensor("FloatStorage", 0, 4, 0, (4,), (1,))),
+                ("a", lambda p: dict_of(p, [("b", lambda p: p.tensor("FloatStorage", 0, 4, 0, (4,), (1,)))]))])
+    archive(os.path.join(HOSTILE, "hostile_duplicate_name.pt"), p.stop(), {0: four})
+    # a tensor under the key 1.5 (BINFLOAT), and one under None inside 'x': no name to type
+    p = P().op(b"}").put().op(b"(").op(b"G", struct.pack(">d", 1.5))
+    p.tensor("FloatStorage", 0, 4, 0, (4,), (1,)).op(b"u")
+    archive(os.path.join(HOSTILE, "hostile_float_key.pt"), p.stop(), {0: four})
+    p = P()
+    dict_of(p, [("x", lambda p: p.op(b"}").put().op(b"N").tensor("FloatStorage", 0, 4, 0, (4,), (1,)).op(b"s"))])
+    archive(os.path.join(HOSTILE, "hostile_none_key.pt"), p.stop(), {0: four})
     # the good qkv file cut in half: no end of central directory
     with open(os.path.join(OUT, "qkv_bf16.pt"), "rb") as f:
         raw = f.read()

@@ -16,6 +16,7 @@ tensor. Bad input raises ValueError with the library's sentence, naming the argu
 import functools
 import io
 import json as _json
+import operator
 import os
 import re
 import tempfile
@@ -44,8 +45,37 @@ _FLAGS = {"truncate", "float32"}
 _LISTS = {"short_factor", "long_factor"}
 
 
+_INT64 = (-2**63, 2**63 - 1)
+
+
+def _integer(value, name):
+    """``value`` as a Python int, as operator.index takes it (an int or a NumPy integer, never a float or a bool):
+    TypeError otherwise, and ValueError naming ``name`` and the range beyond int64, which the library's C++ holds."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, not a bool (got {value!r})")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer (got {value!r})") from None
+    if not _INT64[0] <= v <= _INT64[1]:  # the library's own words for Spec's integers (apps/python/spec.cpp)
+        raise ValueError(f"{name} must be an integer between {_INT64[0]} and {_INT64[1]} (got {v})")
+    return v
+
+
+def _path(value, name):
+    """A path argument as text (os.fspath), refused as open() refuses it when it holds a NUL: the C++ library would
+    read the file named by the part before it."""
+    text = os.fspath(value)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if "\0" in text:
+        raise ValueError(f"{name}: embedded null byte")
+    return text
+
+
 def _check_type(key, value):
-    """TypeError for a parameter of the wrong kind (the library checks the values)."""
+    """TypeError for a parameter of the wrong kind, ValueError for a number no C++ type holds (the library checks
+    the values)."""
     if key in _INTEGERS:
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     elif key in _TEXTS:
@@ -58,6 +88,13 @@ def _check_type(key, value):
         ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
     if not ok:
         raise TypeError(f"Spec(): {key} cannot be {value!r}")
+    if key not in _INTEGERS and key not in _TEXTS and key not in _FLAGS:  # integers: the library names their range
+        for v in value if key in _LISTS else [value]:
+            try:
+                float(v)
+            except OverflowError:
+                raise ValueError(f"Spec(): {key} must be a float64 number, at most about 1.8e308 in size "
+                                 f"(got {v!r} beyond it)") from None
 
 
 _AXES = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
@@ -160,7 +197,7 @@ class Spec:
                     except ValueError as error:  # the library names the file: here it is the argument
                         raise ValueError(str(error).replace(path, "source (a config dict)")) from None
             elif isinstance(source, (str, os.PathLike)):
-                text = os.fspath(source)
+                text = _path(source, "Spec(source)")
                 is_file = os.path.sep in text or text.endswith((".json", ".gguf")) or os.path.exists(text)
                 self._impl = _rope.Spec("", text, given) if is_file else _rope.Spec(text, "", given)
             else:
@@ -456,7 +493,7 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
                                      None if shift is None else float(shift), bool(strict_order),
-                                     "" if coefficients is None else os.fspath(coefficients)))
+                                     "" if coefficients is None else _path(coefficients, "coefficients")))
 
 
 class DiffReport:
@@ -499,7 +536,7 @@ def diff(before, after_a, after_b, positions, spec, dtype=None, *, angles=None, 
     bits = bits_b or bits_a or bits_c
     return DiffReport(_rope.diff(b, a, c, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits),
                                  angles or "", _starts(sequence_starts), axes or "",
-                                 "" if coefficients is None else os.fspath(coefficients), str(name_a), str(name_b),
+                                 "" if coefficients is None else _path(coefficients, "coefficients"), str(name_a), str(name_b),
                                  str(lang)))
 
 
@@ -592,8 +629,8 @@ def weights(reference, candidate, *, config=None, lang="en"):
     (``rope weights``, docs/weights.md): ``reference`` and ``candidate`` each a Hugging Face directory, a
     .safetensors file or a GGUF file (paths); ``config`` a config.json or GGUF for a side with none beside it;
     ``lang`` "en" or "zh", the language of ``WeightsReport.text``. Returns a WeightsReport."""
-    return WeightsReport(_rope.weights(os.fspath(reference), os.fspath(candidate), os.fspath(config or ""),
-                                       str(lang)))
+    return WeightsReport(_rope.weights(_path(reference, "reference"), _path(candidate, "candidate"),
+                                       _path(config or "", "config"), str(lang)))
 
 
 @_speaks_python("mrope_positions")
@@ -604,7 +641,8 @@ def cp_positions(sequence_starts, cp_size, cp_rank, layout="zigzag"):
     2·cp_size chunks, rank r holding chunks r and 2·cp_size − 1 − r; "round-robin": SGLang, token g of the batch
     on rank g mod cp_size; "contiguous": one slice of each sequence per rank). Each token's position is its
     index within its own sequence. Returns int64 ``[n]``, the rank's positions in its token order."""
-    positions, _ = _rope.cp_positions([int(s) for s in sequence_starts], int(cp_size), int(cp_rank), str(layout))
+    starts = [_integer(s, f"sequence_starts[{k}]") for k, s in enumerate(sequence_starts)]
+    positions, _ = _rope.cp_positions(starts, _integer(cp_size, "cp_size"), _integer(cp_rank, "cp_rank"), str(layout))
     return positions
 
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -123,9 +124,11 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
   const fs::path svg = dir / fmt::format("figure{}.svg", index);
   std::string png;                     // the step's --png FILE, which its "wrote FILE" names in place of the page's SVG
   const LessonFigureFile figure(svg);  // read below, then removed: a signal leaves no figure in the directory
+  std::optional<LessonFigureFile> dump_file;  // the same for the example dump: registered before it is written
   for (std::size_t k = 0; k < step.args.size(); ++k) {
     if (step.args[k] == kLessonSpectrumDump) {  // the example dump, written where the page is made
       const fs::path dump = dir / "q_spectrum.npy";
+      if (!dump_file) dump_file.emplace(dump);
       std::ofstream(dump, std::ios::binary)
           .write(reinterpret_cast<const char*>(kSpectrumDump), static_cast<std::streamsize>(kSpectrumDump_size));
       args.push_back(dump.string());

@@ -15,8 +15,8 @@ namespace rope::cli {
 namespace {
 
 /// The options that name an output file.
-constexpr const char* kOutputOptions[] = {"--csv", "--png",  "--svg",    "--pdf",
-                                          "--gif", "--html", "--output", "--keep-script"};
+constexpr const char* kOutputOptions[] = {"--csv",  "--png",    "--svg", "--pdf",        "--gif",
+                                          "--html", "--output", "--npy", "--keep-script"};
 
 bool is_output_option(const std::string& name) {
   for (const char* output : kOutputOptions) {
@@ -25,29 +25,49 @@ bool is_output_option(const std::string& name) {
   return false;
 }
 
-/// The types of the options whose value may name a file by its path: FILE, and positions and sequence starts
-/// (a range, a list, or a file named by @FILE or by its path: analysis/check/dump_files.cpp).
-constexpr const char* kPathTypes[] = {"FILE", "POS", "STARTS"};
+/// A file a run reads: the option (or positional) that named it, and the directory it lies in when the option named
+/// a directory (a checkpoint, whose config.json, shards and index the command reads).
+struct InputFile {
+  std::string option;
+  std::string path;
+  std::string directory;  ///< empty: the option named the file itself
+};
 
-bool may_be_a_path(const std::string& type) {
-  for (const char* path_type : kPathTypes) {
-    if (type == path_type) return true;
-  }
-  return false;
-}
+/// A directory named as an input is read down to this depth (a checkpoint's subfolders: diffusers' transformer/,
+/// text_encoder/), at most this many entries: the rest is still held by the readers (note_input_file, checked at
+/// commit).
+constexpr int kInputDirectoryDepth = 2;
+constexpr std::size_t kInputDirectoryEntries = 4096;
 
-/// The files a run reads: the values of every other option whose value may be a path (a value that names no
-/// file is skipped by the caller), and a list's @FILE.
-std::vector<std::pair<std::string, std::string>> input_files(const CLI::App& command) {
-  std::vector<std::pair<std::string, std::string>> inputs;  // option, path
+/// The files a run reads, whatever the type name of the option or positional that named them: every value of every
+/// option that is not an output and names an existing file (a list's @FILE too), and the regular files of a
+/// directory so named. A value that names nothing (a number, a range) is no input.
+std::vector<InputFile> input_files(const CLI::App& command) {
+  namespace fs = std::filesystem;
+  std::vector<InputFile> inputs;
   for (const CLI::Option* option : command.get_options()) {
     const std::string name = option->get_name();
-    if (option->count() == 0 || is_output_option(name)) continue;
+    if (option->count() == 0 || is_output_option(name) || option->get_type_size_max() == 0) continue;  // a flag
+    std::vector<std::string> paths;  // a value, and the file of a list's @FILE
     for (const std::string& value : option->results()) {
-      if (value.size() > 1 && value[0] == '@' && option->get_type_name() != "FILE")
-        inputs.emplace_back(name, value.substr(1));
-      else if (may_be_a_path(option->get_type_name()))
-        inputs.emplace_back(name, value);
+      paths.push_back(value);
+      if (value.size() > 1 && value[0] == '@') paths.push_back(value.substr(1));
+    }
+    for (const std::string& path : paths) {
+      std::error_code ec;
+      const fs::file_status status = fs::status(path, ec);
+      if (ec || !fs::exists(status)) continue;
+      if (!fs::is_directory(status)) {
+        inputs.push_back({name, path, ""});
+        continue;
+      }
+      std::size_t seen = 0;
+      for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+           !ec && it != end && seen < kInputDirectoryEntries; it.increment(ec), ++seen) {
+        if (it.depth() >= kInputDirectoryDepth - 1) it.disable_recursion_pending();
+        std::error_code file_ec;
+        if (it->is_regular_file(file_ec)) inputs.push_back({name, it->path().string(), path});
+      }
     }
   }
   return inputs;
@@ -88,14 +108,24 @@ void check_distinct_outputs(const CLI::App& command) {
     return !ea && !eb && ca == cb;
   };
   // An input named as an output would be overwritten by it: the same file (links followed), refused.
-  for (const auto& [input, path] : input_files(command)) {
-    struct stat in {};
-    if (::stat(path.c_str(), &in) != 0) continue;
-    for (const auto& [output, target] : given) {
-      struct stat st {};
-      if (::stat(target.c_str(), &st) == 0 && st.st_dev == in.st_dev && st.st_ino == in.st_ino) {
-        throw InvalidArgument(error_msg("{0} and {1} name the same file '{2}': an output never replaces an input",
-                                        input, output, target));
+  std::vector<std::pair<std::string, struct stat>> targets;  // the outputs that exist
+  for (const auto& [output, target] : given) {
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) targets.emplace_back(output, st);
+  }
+  if (!targets.empty()) {
+    for (const InputFile& input : input_files(command)) {
+      struct stat in {};
+      if (::stat(input.path.c_str(), &in) != 0) continue;
+      for (const auto& [output, st] : targets) {
+        if (st.st_dev != in.st_dev || st.st_ino != in.st_ino) continue;
+        if (input.directory.empty()) {
+          throw InvalidArgument(error_msg("{0} and {1} name the same file '{2}': an output never replaces an input",
+                                          input.option, output, input.path));
+        }
+        throw InvalidArgument(
+            error_msg("{0} and {1} name the same file '{2}' (in {3}): an output never replaces an input", input.option,
+                      output, input.path, input.directory));
       }
     }
   }

@@ -1,16 +1,19 @@
 #include "rope/io/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <mutex>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <thread>
+#include <utility>
 #include <unistd.h>
 
 #include "rope/core/error.hpp"
@@ -23,6 +26,28 @@ namespace {
 namespace fs = std::filesystem;
 
 thread_local StagedOutputs* g_batch = nullptr;
+
+/// The files read while a batch is open (device, inode), on any thread; `g_open_batches` counts the open batches.
+std::mutex g_inputs_mutex;
+std::vector<std::pair<dev_t, ino_t>> g_inputs;
+int g_open_batches = 0;
+
+void note_input(const struct stat& st) {
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  if (g_open_batches == 0) return;
+  const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
+  if (std::find(g_inputs.begin(), g_inputs.end(), id) == g_inputs.end()) g_inputs.push_back(id);
+}
+
+[[noreturn]] void refuse_input(const std::string& target) {
+  throw InvalidArgument(
+      error_msg("'{0}' is a file this run reads and is named as an output: an output never replaces an input", target));
+}
+
+bool is_input(const struct stat& st) {
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  return std::find(g_inputs.begin(), g_inputs.end(), std::pair<dev_t, ino_t>{st.st_dev, st.st_ino}) != g_inputs.end();
+}
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -188,6 +213,7 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (!exists && errno != ENOENT) fail_here(errno);  // a name too long, a parent that is a file, ...
   if (exists && S_ISDIR(st.st_mode)) fail_here(EISDIR);
+  if (exists && S_ISREG(st.st_mode) && is_input(st)) refuse_input(target);  // read already: refused before any work
   for (const auto& s : staged_) {
     struct stat other {};
     std::error_code ea, eb;
@@ -318,7 +344,23 @@ void take_back(StagedOutputs::Staged& s) {
 
 void set_anonymous_temporaries(bool on) { g_anonymous = on; }
 
+void note_input_file(int fd) {
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0) note_input(st);
+}
+
+void note_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) note_input(st);
+}
+
 void StagedOutputs::commit() {
+  for (const auto& s : staged_) {  // an output never replaces a file the run read, whoever named it
+    struct stat st {};
+    if (!s->direct && ::stat(s->target.c_str(), &st) == 0 && S_ISREG(st.st_mode) && is_input(st)) {
+      refuse_input(s->target);
+    }
+  }
   for (auto& f : files_) f->flush();
   std::vector<int> direct_fds(staged_.size(), -1);
   struct Closer {
@@ -383,8 +425,17 @@ void StagedOutputs::commit() {
 
 // -------------------------------------------------------------------------------------------------
 
-OutputBatch::OutputBatch() : previous_(g_batch) { g_batch = &outputs_; }
-OutputBatch::~OutputBatch() { g_batch = previous_; }
+OutputBatch::OutputBatch() : previous_(g_batch) {
+  g_batch = &outputs_;
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  ++g_open_batches;
+}
+
+OutputBatch::~OutputBatch() {
+  g_batch = previous_;
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  if (--g_open_batches == 0) g_inputs.clear();
+}
 
 StagedOutputs* current_output_batch() { return g_batch; }
 

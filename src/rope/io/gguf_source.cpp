@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rope/core/error.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/gguf.hpp"
 
 namespace rope {
@@ -31,6 +32,7 @@ class MemorySource final : public GgufSource {
 class FileSource final : public GgufSource {
  public:
   FileSource(const std::string& path, std::uint64_t size) : path_(path), size_(size), in_(path, std::ios::binary) {
+    note_input_file(path);
     if (!in_) throw IoError(error_msg("cannot read '{0}': {1}", path, std::strerror(errno)));
   }
   std::uint64_t size() const override { return size_; }

@@ -11,6 +11,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/torch_file.hpp"
 
 namespace rope {
@@ -49,6 +50,7 @@ std::string directory_bytes(int fd, std::size_t n, const std::string& name) {
 std::string safetensors_header_bytes(const std::string& path, const std::string& name, std::uint64_t* file_size) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, std::strerror(errno)));
+  note_input_file(fd);
   struct stat st {};
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   if (!regular) {

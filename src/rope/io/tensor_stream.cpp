@@ -13,6 +13,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/simd.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/tensor_directory.hpp"
 
 namespace rope {
@@ -91,6 +92,7 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   s.name_ = escape_for_message(path);
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
+  note_input_file(s.fd_);
   struct stat st {};
   if (::fstat(s.fd_, &st) != 0)
     throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
@@ -130,6 +132,7 @@ TensorStream TensorStream::open_parsed(const std::string& path, TensorHeader hea
   s.name_ = escape_for_message(path);
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
+  note_input_file(s.fd_);
   struct stat st {};
   if (::fstat(s.fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
     throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_,

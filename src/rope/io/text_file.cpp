@@ -11,6 +11,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
+#include "rope/io/atomic_file.hpp"
 
 namespace rope {
 
@@ -42,6 +43,7 @@ BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes) {
     out.error = EISDIR;
     return out;
   }
+  note_input_file(fd);
   if (!S_ISREG(st.st_mode)) {
     out.error = kNotRegularFile;
     return out;

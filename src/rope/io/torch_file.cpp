@@ -2,7 +2,11 @@
 // (pread: a record stored is read where it lies, only the bytes a view spans), data.pkl
 // through an interpreter of the pickle subset torch.save writes, nothing executed: a global is a name looked up
 // in a short table (the rebuild functions, OrderedDict, the typed storages, the dtypes), never imported or
-// called, and anything else stops the reading at the opcode that names it.
+// called, and anything else stops the reading at the opcode that names it. BUILD is read only where
+// `torch.save(model.state_dict())` writes it: on an OrderedDict made by REDUCE of collections.OrderedDict, with a
+// dict state (its `_metadata`, which torch.load's weights-only unpickler sets as an attribute, not an item: rope lists
+// the tensors and ignores it; OrderedDict.__reduce__ in CPython's Lib/collections/__init__.py gives vars(self) as the
+// state); BUILD on anything else (which may call __setstate__) is refused.
 //
 // Pickle opcodes from CPython's Lib/pickletools.py (the opcode table; protocol 2 is what torch.save writes,
 // DEFAULT_PROTOCOL = 2 in torch/serialization.py); the few of protocols 3 and 4 that only carry data (the
@@ -18,6 +22,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +30,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_stream.hpp"
 
@@ -192,11 +198,25 @@ struct TorchType {
   bool integer;
 };
 constexpr TorchType kTorchTypes[] = {
-    {"FloatStorage", "float32", 4, 'f', DType::F32, false}, {"DoubleStorage", "float64", 8, 'f', DType::F64, false},
-    {"HalfStorage", "float16", 2, 'h', DType::F16, false},  {"BFloat16Storage", "bfloat16", 2, 'h', DType::BF16, false},
-    {"LongStorage", "int64", 8, 'i', DType::F64, true},     {"IntStorage", "int32", 4, 'i', DType::F64, true},
-    {"ShortStorage", "int16", 2, 'i', DType::F64, true},    {"CharStorage", "int8", 1, 'i', DType::F64, true},
+    {"FloatStorage", "float32", 4, 'f', DType::F32, false},
+    {"DoubleStorage", "float64", 8, 'f', DType::F64, false},
+    {"HalfStorage", "float16", 2, 'h', DType::F16, false},
+    {"BFloat16Storage", "bfloat16", 2, 'h', DType::BF16, false},
+    {"LongStorage", "int64", 8, 'i', DType::F64, true},
+    {"IntStorage", "int32", 4, 'i', DType::F64, true},
+    {"ShortStorage", "int16", 2, 'i', DType::F64, true},
+    {"CharStorage", "int8", 1, 'i', DType::F64, true},
     {"ByteStorage", "uint8", 1, 'u', DType::F64, true},
+    // Data rope lists and never reads (kind 'x'): bool, complex and float8 storages (torch/storage.py's typed
+    // storages, torch.save's persistent ids), refused by name where a tensor of them is read.
+    {"BoolStorage", "bool", 1, 'x', DType::F64, false},
+    {"ComplexHalfStorage", "complex32", 4, 'x', DType::F64, false},
+    {"ComplexFloatStorage", "complex64", 8, 'x', DType::F64, false},
+    {"ComplexDoubleStorage", "complex128", 16, 'x', DType::F64, false},
+    {"Float8_e4m3fnStorage", "float8_e4m3fn", 1, 'x', DType::F64, false},
+    {"Float8_e5m2Storage", "float8_e5m2", 1, 'x', DType::F64, false},
+    {"Float8_e4m3fnuzStorage", "float8_e4m3fnuz", 1, 'x', DType::F64, false},
+    {"Float8_e5m2fnuzStorage", "float8_e5m2fnuz", 1, 'x', DType::F64, false},
 };
 /// The other spellings of the dtypes that may appear as values (torch.float, torch.half, …).
 constexpr std::pair<const char*, int> kDTypeAliases[] = {{"float", 0}, {"double", 1}, {"half", 2}, {"long", 4},
@@ -213,6 +233,7 @@ struct Val {
   Global global = Global::OrderedDict;
   int type = -1;  ///< Global::Storage, Global::DType and a storage: the row of kTorchTypes
   int info = -1;  ///< a storage or a tensor: its row of Unpickler's infos (a storage's key and numel, or a tensor)
+  bool ordered = false;  ///< a dict made by REDUCE of collections.OrderedDict (BUILD may set its state)
 };
 
 const char* opcode_name(unsigned char op) {
@@ -410,15 +431,13 @@ class Unpickler {
           push(reduce(callable, args));
           break;
         }
-        default: {
-          const char* known = opcode_name(op);
-          const std::string shown =
-              known ? fmt::format("{} (0x{:02x})", known, unsigned(op)) : fmt::format("0x{:02x}", unsigned(op));
-          throw InvalidArgument(
-              error_msg("{0}: data.pkl byte {1}: opcode {2} is outside the subset torch.save writes for tensors "
-                        "(refused before anything is built from it)",
-                        name_, op_at_, shown));
+        case 'b': {  // BUILD: only an OrderedDict's state, a dict (a state_dict's _metadata), kept out of its items
+          const int state = pop("BUILD");
+          if (!val(top("BUILD")).ordered || val(state).kind != Kind::Dict) refuse_opcode(op);
+          break;
         }
+        default:
+          refuse_opcode(op);
       }
     }
   }
@@ -427,6 +446,15 @@ class Unpickler {
   const TorchTensorInfo& info(int i) const { return infos_[static_cast<std::size_t>(i)]; }
 
  private:
+  [[noreturn]] void refuse_opcode(unsigned char op) const {
+    const char* known = opcode_name(op);
+    const std::string shown =
+        known ? fmt::format("{} (0x{:02x})", known, unsigned(op)) : fmt::format("0x{:02x}", unsigned(op));
+    throw InvalidArgument(
+        error_msg("{0}: data.pkl byte {1}: opcode {2} is outside the subset torch.save writes for tensors "
+                  "(refused before anything is built from it)",
+                  name_, op_at_, shown));
+  }
   [[noreturn]] void fail_truncated() const {
     throw InvalidArgument(error_msg("{0}: data.pkl byte {1}: the pickle ends inside an opcode", name_, pos_));
   }
@@ -588,7 +616,12 @@ class Unpickler {
   }
 
   std::vector<long> longs(const Val& tuple, const char* what) const {
-    if (tuple.kind != Kind::Tuple || tuple.items.size() > static_cast<std::size_t>(kMaxTensorRank)) fail_args(what);
+    if (tuple.kind == Kind::Tuple && tuple.items.size() > static_cast<std::size_t>(kMaxTorchListedRank)) {
+      throw InvalidArgument(error_msg("{0}: {1}: rank {2} is above the limit of {3}", name_,
+                                      fmt::format("data.pkl byte {} ({})", op_at_, what), tuple.items.size(),
+                                      kMaxTorchListedRank));
+    }
+    if (tuple.kind != Kind::Tuple) fail_args(what);
     std::vector<long> out;
     for (const int x : tuple.items) {
       const Val& e = val(x);
@@ -608,7 +641,9 @@ class Unpickler {
     if (f.kind != Kind::Global || a.kind != Kind::Tuple) fail_shape("REDUCE");
     if (f.global == Global::OrderedDict) {
       if (!a.items.empty()) fail_args("collections.OrderedDict");
-      return make(Kind::Dict);
+      const int d = make(Kind::Dict);
+      vals_[static_cast<std::size_t>(d)].ordered = true;
+      return d;
     }
     if (f.global == Global::RebuildParameter) {  // (tensor, requires_grad, backward_hooks)
       if (a.items.size() != 3 || val(a.items[0]).kind != Kind::Tensor) fail_args("torch._utils._rebuild_parameter");
@@ -672,13 +707,46 @@ class Unpickler {
   std::unordered_map<std::uint64_t, int> memo_;
 };
 
-/// The tensors under `v`, named by their keys joined with dots. Bounded: nesting, visits, cycles.
+/// A dict key as Python writes it, for a message: 1.5, None, True, a tuple.
+std::string key_text(const Val& key) {
+  switch (key.kind) {
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return key.i ? "True" : "False";
+    case Kind::Float:
+      return fmt::format("{}", key.f);
+    case Kind::Tuple:
+      return "a tuple";
+    default:
+      return "an object";
+  }
+}
+
+/// The tensors under `v`, named by their keys joined with dots. Bounded: nesting, visits, cycles. A name must say
+/// one tensor: two that join to one name ({'a.b': x, 'a': {'b': y}}) are refused naming both paths, as is a tensor
+/// under a key that is neither a str nor an int (1.5, None: no name to type).
 class Flattener {
  public:
   Flattener(const Unpickler& u, const std::string& name) : u_(u), name_(name) {}
   std::vector<TorchTensorInfo> out;
 
-  void walk(int v, const std::string& path, int depth) {
+  void walk(int root) {
+    walk(root, "", "", 0);
+    std::unordered_map<std::string_view, std::size_t> first;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (first.emplace(out[i].name, i).second) continue;
+      // Walked again for the two paths of that name alone (Python's subscripts, bounded by the name's limit).
+      want_ = out[i].name;
+      visits_ = 0;
+      walk(root, "", "", 0);
+      throw InvalidArgument(error_msg("{0}: two tensors are named '{1}', at {2} and at {3}: a name must say one tensor",
+                                      name_, escape_for_message(out[i].name), subscripts_.at(0), subscripts_.at(1)));
+    }
+  }
+
+ private:
+  void walk(int v, const std::string& path, const std::string& subscript, int depth) {
     if (depth > kMaxPickleDepth) {
       throw InvalidArgument(
           error_msg("{0}: data.pkl: dicts, lists and tuples nested deeper than {1}", name_, kMaxPickleDepth));
@@ -690,6 +758,10 @@ class Flattener {
     if (x.kind == Kind::Tensor) {
       if (static_cast<long>(out.size()) >= kMaxTorchTensors) {
         throw InvalidArgument(error_msg("{0}: more than the {1} tensors allowed", name_, kMaxTorchTensors));
+      }
+      if (want_) {
+        if (path == *want_) subscripts_.push_back(subscript);
+        return;
       }
       out.push_back(u_.info(x.info));
       out.back().name = path;
@@ -710,16 +782,33 @@ class Flattener {
     if (x.kind == Kind::Dict) {
       for (std::size_t k = 0; k + 1 < x.items.size(); k += 2) {
         const Val& key = u_.val(x.items[k]);
-        const std::string ks = key.kind == Kind::Str ? key.s : key.kind == Kind::Int ? std::to_string(key.i) : "?";
-        walk(x.items[k + 1], join(ks), depth + 1);
+        const Kind held = u_.val(x.items[k + 1]).kind;
+        if (key.kind != Kind::Str && key.kind != Kind::Int) {
+          if (held != Kind::Tensor && held != Kind::Dict && held != Kind::List && held != Kind::Tuple) continue;
+          if (path.empty()) {
+            throw InvalidArgument(error_msg(
+                "{0}: data.pkl: a tensor lies under the key {1}: rope names tensors by their str and int keys", name_,
+                key_text(key)));
+          }
+          throw InvalidArgument(error_msg(
+              "{0}: data.pkl: a tensor lies under the key {1} in '{2}': rope names tensors by their str and int keys",
+              name_, key_text(key), escape_for_message(path)));
+        }
+        const std::string ks = key.kind == Kind::Str ? key.s : std::to_string(key.i);
+        const std::string sub = !want_                  ? std::string()
+                                : key.kind == Kind::Str ? fmt::format("{}['{}']", subscript, escape_for_message(key.s))
+                                                        : fmt::format("{}[{}]", subscript, key.i);
+        walk(x.items[k + 1], join(ks), sub, depth + 1);
       }
     } else {
-      for (std::size_t k = 0; k < x.items.size(); ++k) walk(x.items[k], join(std::to_string(k)), depth + 1);
+      for (std::size_t k = 0; k < x.items.size(); ++k)
+        walk(x.items[k], join(std::to_string(k)), want_ ? fmt::format("{}[{}]", subscript, k) : "", depth + 1);
     }
     on_path_.erase(v);
   }
 
- private:
+  std::optional<std::string> want_;      ///< the second walk: the name whose paths are wanted
+  std::vector<std::string> subscripts_;  ///< those paths as Python reaches them: ['a']['b'], [0]
   const Unpickler& u_;
   std::string name_;
   long visits_ = 0;
@@ -777,7 +866,7 @@ void open_torch(TorchArchive::State& o) {
   Unpickler u(text, name, *o.zip, o.prefix);
   const int root = u.run();
   Flattener f(u, name);
-  f.walk(root, "", 0);
+  f.walk(root);
   o.tensors = std::move(f.out);
 }
 
@@ -823,6 +912,7 @@ TorchArchive TorchArchive::open(const std::string& path, const std::string& name
   s.name = name;
   a.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (a.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
+  note_input_file(a.fd_);
   struct stat st {};
   if (::fstat(a.fd_, &st) != 0)
     throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
@@ -890,6 +980,15 @@ TensorData TorchArchive::read(const TensorReadOptions& options) const {
     }
   }
   const std::string field = "tensor '" + escape_for_message(t->name) + "'";
+  if (t->shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {  // listed, not read
+    throw InvalidArgument(
+        error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, t->shape.size(), kMaxTensorRank));
+  }
+  if (t->kind == 'x') {
+    throw InvalidArgument(error_msg(
+        "{0}: {1} holds {2}: rope reads float32, float64, float16 and bfloat16 tensors (integers as positions)", name,
+        field, t->stored));
+  }
   if (t->kind == 'i' || t->kind == 'u') {
     if (!options.integers) {
       throw InvalidArgument(

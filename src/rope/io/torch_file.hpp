@@ -44,6 +44,9 @@ inline constexpr long kMaxPickleValues = 1L << 18;
 inline constexpr std::size_t kMaxTorchNameBytes = 4096;
 /// Most tensors named in one file.
 inline constexpr long kMaxTorchTensors = 1L << 16;
+/// The largest rank a tensor of data.pkl may have to be listed (rope inspect --tensors); one is read only up to
+/// kMaxTensorRank (8), a larger one refused by its rank where it is read.
+inline constexpr int kMaxTorchListedRank = 32;
 
 /// One tensor of a torch.save file, as data.pkl describes it.
 struct TorchTensorInfo {

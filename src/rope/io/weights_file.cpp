@@ -15,6 +15,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/io/ggml_blocks.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
@@ -37,6 +38,7 @@ class WeightReadFile {
     if (!S_ISREG(st.st_mode)) throw IoError(error_msg("cannot read '{0}': {1}", path, "not a regular file"));
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw IoError(error_msg("cannot read '{0}': {1}", path, std::strerror(errno)));
+    note_input_file(fd_);
     size_ = static_cast<std::uint64_t>(st.st_size);
   }
   ~WeightReadFile() {

@@ -28,7 +28,17 @@ RopeSpec spec_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::opt
   return s;
 }
 
+std::optional<Message> longrope_rule_unused(const ModelRope& rope, const LongRopeRule& rule) {
+  if (!rule.given || rope.spec.config.type == ScalingType::LongRope) return std::nullopt;
+  for (const LayerRope& layer : rope.layers) {
+    if (layer.spec && layer.spec->config.type == ScalingType::LongRope) return std::nullopt;
+  }
+  return msg("{0} {1} chooses LongRoPE's list, and this model's rope_type is {2}: the engine changes nothing",
+             option_name("engine"), to_string(rule.engine), to_string(rope.spec.config.type));
+}
+
 ModelRope with_longrope_rule(ModelRope rope, const LongRopeRule& rule) {
+  if (const auto unused = longrope_rule_unused(rope, rule)) rope.spec.params.warnings.push_back(*unused);
   if (rule.engine == LongRopeEngine::Hf) return rope;
   rope.spec = spec_with_rule(rope.spec, rule, std::nullopt);
   for (LayerRope& layer : rope.layers) {

@@ -18,7 +18,13 @@ namespace rope {
 ///         two would disagree; the context itself is the rule applied already, with_longrope_rule).
 RopeSpec spec_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::optional<double> max_position);
 
-/// The same on a resolved model (its spec and every layer type's).
+/// The same on a resolved model (its spec and every layer type's). An engine named for a model with no LongRoPE
+/// spec adds longrope_rule_unused's warning to the spec's warnings.
+/// @throws InvalidArgument as spec_with_rule, and for vLLM's or llama.cpp's rule without its context on LongRoPE.
 ModelRope with_longrope_rule(ModelRope rope, const LongRopeRule& rule);
+
+/// The warning for an engine named (`rule.given`) where no spec of `rope` is LongRoPE, the one rope_type whose list
+/// an engine chooses; nullopt otherwise.
+std::optional<Message> longrope_rule_unused(const ModelRope& rope, const LongRopeRule& rule);
 
 }  // namespace rope

@@ -64,6 +64,8 @@ void print_plain(std::ostream& out, const FrequencyTable& table, const Text& t, 
     if (table.position) line += fmt::format("  {:>{}}", num(table.angle[i]), w);
     out << line << '\n';
   }
+  // A setting plain RoPE does not use (an engine's LongRoPE rule): said, as the scaled table says it.
+  for (const auto& warning : table.spec.params.warnings) out << t.tr("warning: ") << warning.in(t.lang()) << '\n';
 }
 
 /// A model or a scaling method: original and scaled side by side (scaling.hpp).

@@ -90,6 +90,7 @@ Value weights_value(const WeightsRun& run) {
     e["runner_up"] = t.match.runner_up ? Value(weights_map_name(*t.match.runner_up)) : Value();
     e["runner_up_residual"] = t.match.runner_up ? Value(t.match.runner_up_residual) : Value();
     e["exact"] = t.match.exact;
+    e["explained"] = t.match.explained;
     e["heads"] = t.heads;
     e["rows"] = t.rows;
     e["dtype"] = t.candidate_dtype;
@@ -128,7 +129,10 @@ void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, cons
     const std::string runner = w.match.runner_up ? weights_map_name(*w.match.runner_up) : "—";
     o << pad(w.name, name_width + 2) << pad(weights_map_name(w.match.map), map_width + 2)
       << pad(residual_text(w.match.residual, n), residual_width + 2) << pad(runner, runner_width + 2)
-      << pad(residual_text(w.match.runner_up_residual, n), residual_width + 2) << (w.ok() ? t.tr("ok") : t.tr("wrong"))
+      << pad(residual_text(w.match.runner_up_residual, n), residual_width + 2)
+      << (w.ok()               ? t.tr("ok")
+          : !w.match.explained ? t.tr("unexplained")
+                               : t.tr("wrong"))
       << "\n";
   }
   o << "\n";
@@ -150,6 +154,21 @@ void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, cons
                 compact_map(w));
     }
   }
+  for (const WeightsTensor& w : run.tensors) {
+    if (w.match.explained) continue;
+    if (!(w.match.residual <= kWeightResidualBound)) {
+      o << t.tr(
+          "  {0}: the best map leaves a residual of {1}, above the bound {2}: the candidate's rows are not a "
+          "permutation of the reference's, and no map is named\n",
+          w.name, residual_text(w.match.residual, n), kWeightResidualBound);
+    } else {
+      o << t.tr(
+          "  {0}: the best map's residual {1} is not under {2} × the runner-up's ({3}): these rows do not tell the "
+          "maps apart, and no map is named\n",
+          w.name, residual_text(w.match.residual, n), kWeightRunnerUpMargin,
+          residual_text(w.match.runner_up_residual, n));
+    }
+  }
   if (failed == 0) {
     o << t.tr(
         "every q/k tensor ({0}) has the permutation the candidate's engine expects; {1} other tensors left alone\n",
@@ -159,7 +178,7 @@ void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, cons
               failed, run.tensors.size(), run.other_tensors);
     std::vector<WeightMap> said;
     for (const WeightsTensor& w : run.tensors) {
-      if (w.ok() || std::find(said.begin(), said.end(), w.match.map) != said.end()) continue;
+      if (w.ok() || !w.match.explained || std::find(said.begin(), said.end(), w.match.map) != said.end()) continue;
       said.push_back(w.match.map);
       const WeightMapRow* row = find_weight_map(w.match.map);
       o << t.tr("  {0}: {1}\n", weights_map_name(w.match.map),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <complex>
+#include <memory>
 
 #include "rope/analysis/spectrum/spectrum.hpp"
 #include "rope/core/constants.hpp"
@@ -46,6 +47,29 @@ TEST_P(SpectrumPower, EqualsTheDirectSum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lengths, SpectrumPower, ::testing::Values(1L, 2L, 8L, 12L, 67L, 509L, 512L, 1031L));
+
+// One workspace reused by series of several lengths (a thread's plans, chirp and buffers, issue 77 item 5) gives each
+// length's spectrum as a fresh one does.
+TEST(SpectrumPower, AReusedWorkspaceGivesEachLengthsSpectrum) {
+  const std::shared_ptr<SpectrumWorkspace> ws = make_spectrum_workspace();
+  for (const long n : {1031L, 509L, 1031L, 512L, 67L}) {
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (long t = 0; t < n; ++t) x[static_cast<std::size_t>(t)] = std::cos(0.11 * t * t) - 0.5 * std::sin(1.7 * t);
+    EXPECT_EQ(power_spectrum(x, ws.get()), power_spectrum(x)) << "N = " << n;
+  }
+}
+
+// The threads of the spectra are bounded by their memory (issue 77 item 5: a prime length T = 4 194 301 held ~0.9 GiB
+// of Bluestein's buffers per thread, ~15 GB on 16 cores): one such series at a time within the 1 GiB budget.
+TEST(SpectrumThreads, APrimeLengthRunsOnFewerThreads) {
+  EXPECT_GT(spectrum_series_bytes(4194301), 800L << 20);
+  EXPECT_LE(spectrum_series_bytes(4194301), kSpectrumWorkBudget);
+  EXPECT_EQ(spectrum_threads(4194301, 16), 1);
+  EXPECT_EQ(spectrum_threads(1048573, 16), 4);  // a prime near 2^20: M = 2^21
+  EXPECT_EQ(spectrum_threads(4194304, 16), 3);  // a power of two: no Bluestein, 288 MiB a thread
+  EXPECT_EQ(spectrum_threads(8192, 16), 16);
+  EXPECT_EQ(spectrum_threads(8192, 0), 1);
+}
 
 TEST(SpectrumEntropy, OneFrequencyHasEntropyZero) {
   // s(t) = 2 + cos(2πt/8), T = 64: all of the power in bin f = 8, FE = 0; not flat.

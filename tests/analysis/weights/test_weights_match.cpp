@@ -64,6 +64,38 @@ TEST(WeightsMatch, ZerosTieToTheExpected) {
   EXPECT_EQ(m.residual, 0.0);
 }
 
+TEST(WeightsMatch, ZerosExplainNothing) {
+  const std::vector<float> z(32 * 4, 0.0f);
+  EXPECT_FALSE(match_weights({z.data(), 32, 4}, {z.data(), 32, 4}, {32, 2, 2, false}, WeightMap::GgufToHf).explained);
+}
+
+// NaN residuals rank last, never break the ordering, and explain nothing: a NaN in the candidate's first head makes
+// every map's residual NaN.
+TEST(WeightsMatch, NanResidualsRankLastAndExplainNothing) {
+  const long rows = 32, cols = 64;
+  const auto r = random_rows(rows, cols, 4);
+  auto c = r;
+  c[5] = std::nanf("");
+  const WeightMatch m =
+      match_weights({r.data(), rows, cols}, {c.data(), rows, cols}, {rows, 2, 2, false}, WeightMap::Identity);
+  EXPECT_TRUE(std::isnan(m.residual));
+  EXPECT_FALSE(m.explained);
+  const auto exact =
+      match_weights({r.data(), rows, cols}, {r.data(), rows, cols}, {rows, 2, 2, false}, WeightMap::Identity);
+  EXPECT_EQ(exact.map, WeightMap::Identity);
+  EXPECT_TRUE(exact.explained);
+}
+
+TEST(WeightsMatch, UnrelatedRowsExplainNothing) {
+  const long rows = 32, cols = 64;
+  const auto r = random_rows(rows, cols, 5);
+  const auto c = random_rows(rows, cols, 6);
+  const WeightMatch m =
+      match_weights({r.data(), rows, cols}, {c.data(), rows, cols}, {rows, 2, 2, false}, WeightMap::Identity);
+  EXPECT_GT(m.residual, kWeightResidualBound);
+  EXPECT_FALSE(m.explained);
+}
+
 TEST(WeightsMatch, ShapesMustAgree) {
   const std::vector<float> a(64, 1.0f);
   EXPECT_ANY_THROW(match_weights({a.data(), 16, 4}, {a.data(), 8, 8}, {16, 2, 2, false}, WeightMap::Identity));

@@ -5,11 +5,17 @@
 #include "rope/analysis/weights/weights_run.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
+#include <random>
 
 #include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"
+#include "support/shared.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace rope {
 namespace {
@@ -212,6 +218,100 @@ TEST(WeightsRun, ShapesThatDifferAreRefused) {
   EXPECT_THROW(run_weights({weights_path("llama-hf"), weights_path("mha-k-query-heads.gguf"), "", {}, 0, false}),
                InvalidArgument);
 }
+
+// Checkpoints written here: a Hugging Face directory of one layer (2 heads of d = 8, width 16) whose q and k are
+// `q` and `k` (16 × 16 float32 each), so that a candidate can hold what no map explains.
+class WeightsUnexplained : public test::TempDirTest {
+ protected:
+  std::string checkpoint(const std::string& name, const std::vector<float>& q, const std::vector<float>& k) {
+    std::filesystem::create_directories(path(name));
+    std::ofstream(path(name + "/config.json"))
+        << R"({"model_type": "llama", "hidden_size": 16, "num_attention_heads": 2, "num_key_value_heads": 2, )"
+        << R"("head_dim": 8, "num_hidden_layers": 1, "rope_theta": 10000.0})";
+    const std::string json =
+        R"({"model.layers.0.self_attn.q_proj.weight": {"dtype": "F32", "shape": [16, 16], "data_offsets": [0, 1024]}, )"
+        R"("model.layers.0.self_attn.k_proj.weight": {"dtype": "F32", "shape": [16, 16], "data_offsets": [1024, 2048]}})";
+    std::string data(2048, '\0');
+    std::memcpy(data.data(), q.data(), 1024);
+    std::memcpy(data.data() + 1024, k.data(), 1024);
+    std::ofstream(path(name + "/model.safetensors"), std::ios::binary) << test::le(json.size(), 8) << json << data;
+    return path(name);
+  }
+  static std::vector<float> normal(unsigned seed) {
+    std::mt19937 g(seed);
+    std::normal_distribution<float> n(0.0f, 0.0625f);
+    std::vector<float> v(256);
+    for (float& x : v) x = n(g);
+    return v;
+  }
+};
+
+TEST_F(WeightsUnexplained, TheSameWeightsPass) {
+  const WeightsRun run = run_weights(
+      {checkpoint("ref", normal(1), normal(2)), checkpoint("cand", normal(1), normal(2)), "", {}, 0, false});
+  EXPECT_TRUE(run.passed());
+  for (const WeightsTensor& t : run.tensors) EXPECT_TRUE(t.match.explained) << t.name;
+}
+
+// Unrelated weights of the same scale: every map leaves a residual near √2, the best map explains nothing.
+TEST_F(WeightsUnexplained, UnrelatedWeightsDoNotPass) {
+  const WeightsRun run = run_weights(
+      {checkpoint("ref", normal(1), normal(2)), checkpoint("cand", normal(3), normal(4)), "", {}, 0, false});
+  EXPECT_FALSE(run.passed());
+  ASSERT_EQ(run.tensors.size(), 2u);
+  for (const WeightsTensor& t : run.tensors) {
+    EXPECT_FALSE(t.match.explained) << t.name;
+    EXPECT_FALSE(t.ok()) << t.name;
+    EXPECT_GT(t.match.residual, kWeightResidualBound) << t.name;
+  }
+}
+
+// All zeros on both sides: every map's residual is 0, so no map is told from the runner-up.
+TEST_F(WeightsUnexplained, AllZerosDoNotPass) {
+  const std::vector<float> zeros(256, 0.0f);
+  const WeightsRun run =
+      run_weights({checkpoint("ref", zeros, zeros), checkpoint("cand", zeros, zeros), "", {}, 0, false});
+  EXPECT_FALSE(run.passed());
+  for (const WeightsTensor& t : run.tensors) {
+    EXPECT_EQ(t.match.residual, 0.0) << t.name;
+    EXPECT_FALSE(t.match.explained) << t.name;
+  }
+}
+
+struct NonFiniteCase {
+  const char* name;
+  float value;
+  const char* shown;
+};
+
+class WeightsNonFinite : public WeightsUnexplained, public ::testing::WithParamInterface<NonFiniteCase> {};
+
+// A NaN or an infinity in a q/k tensor is refused naming the file, the tensor and the element (all NaN: the first).
+TEST_P(WeightsNonFinite, RefusedNamingTensorAndElement) {
+  const NonFiniteCase& c = GetParam();
+  std::vector<float> k = normal(2);
+  k[37] = c.value;
+  const std::string ref = checkpoint("ref", normal(1), normal(2));
+  const std::string cand = checkpoint("cand", normal(1), k);
+  try {
+    run_weights({ref, cand, "", {}, 0, false});
+    ADD_FAILURE() << "not refused";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(std::string(e.what()), cand +
+                                         "/model.safetensors: model.layers.0.self_attn.k_proj.weight holds a value "
+                                         "that is not a finite number (" +
+                                         c.shown + " at element 37)");
+  }
+  const std::vector<float> nan(256, std::numeric_limits<float>::quiet_NaN());
+  EXPECT_THROW(run_weights({ref, checkpoint("nan", nan, nan), "", {}, 0, false}), InvalidArgument);
+  EXPECT_THROW(run_weights({checkpoint("nan_ref", nan, nan), cand, "", {}, 0, false}), InvalidArgument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, WeightsNonFinite,
+                         ::testing::Values(NonFiniteCase{"nan", std::numeric_limits<float>::quiet_NaN(), "nan"},
+                                           NonFiniteCase{"inf", std::numeric_limits<float>::infinity(), "inf"},
+                                           NonFiniteCase{"minus_inf", -std::numeric_limits<float>::infinity(), "-inf"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace rope

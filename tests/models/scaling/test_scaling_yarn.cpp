@@ -394,6 +394,20 @@ TEST(YarnVariant, GrokThetaScaleOverflowNamesItsEffectiveBaseAndInputs) {
   }
 }
 
+TEST(YarnVariant, GrokThetaScaleBelowOneNamesItsEffectiveBaseAndInputs) {
+  // Issue 77 item 8 (round 5's): f 0.5, L0 7 gave "base must be a finite number > 1 (got 2.17e-22)", a base nobody
+  // typed; the effective base is named with f and L0.
+  RopeConfig c = yarn_variant_config(YarnVariant::GrokThetaScale);
+  c.factor = 0.5;
+  c.original_max_position_embeddings = 7;
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(
+                  AllOf(HasSubstr("yarn variant grok-theta-scale: the effective base base^(ln(L0·f/2π)/ln(L0/2π)) = "),
+                        HasSubstr("must be > 1 (base 500000, factor f = 0.5, original_max_position_embeddings L0 = 7): "
+                                  "f·L0 must exceed 2π"),
+                        Not(HasSubstr("base must be a finite number")))));
+}
+
 TEST_P(YarnVariantPort, FrequenciesAndAttentionFactorEqualThePort) {
   const auto& [name, variant, attention, pairs] = GetParam();
   const RopeConfig c = yarn_variant_config(variant);

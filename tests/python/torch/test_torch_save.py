@@ -67,6 +67,22 @@ def test_views_nesting_parameters_and_integers_list_as_pytorch_sees_them(tmp_pat
     assert listed["positions"]["dtype"] == "int64"
 
 
+def test_a_models_state_dict_lists_its_tensors_and_not_its_metadata(tmp_path):
+    # Issue 77 (2): an OrderedDict whose _metadata torch.save sets by BUILD; refused before ("opcode BUILD").
+    torch.manual_seed(2)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.LayerNorm(4), torch.nn.Linear(4, 2))
+    state = model.state_dict()
+    assert hasattr(state, "_metadata")
+    torch.save(state, tmp_path / "model.pt")
+    r = rope_run("inspect", "--tensors", str(tmp_path / "model.pt"), "--json")
+    assert r.returncode == 0, r.stderr
+    listed = {t["name"]: t for t in json.loads(r.stdout)["tensors"]}
+    assert set(listed) == set(state.keys())
+    for name, tensor in state.items():
+        assert listed[name]["shape"] == list(tensor.shape)
+        assert listed[name]["dtype"] == "float32"
+
+
 def test_positions_stored_beside_the_tensors(tmp_path):
     torch.manual_seed(1)
     q = torch.randn(6, 2, 16)

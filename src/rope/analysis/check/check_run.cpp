@@ -18,6 +18,7 @@
 #include "rope/io/utf8.hpp"
 #include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/longrope_rule.hpp"
 
 namespace rope {
 
@@ -374,6 +375,14 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   }
   CheckReport report = check_source(source, 0, positions, e);
   if (cache_note) report.notes.push_back(*cache_note);
+  if (model) {  // settings this model's rope_type does not use: said, as rope frequencies says them
+    if (const auto unused = longrope_rule_unused(*model, s.longrope)) report.notes.push_back(*unused);
+    const RopeConfig& c = model->spec.config;
+    if (c.type != ScalingType::Yarn && c.yarn_variant != YarnVariant::Hf) {
+      report.notes.push_back(msg("{0} {1} is a variant of YaRN: rope_type {2} ignores it; give it with yarn scaling",
+                                 option_name("yarn_variant"), to_string(c.yarn_variant), to_string(c.type)));
+    }
+  }
   if (!nope) {  // several layer types, none given: the one the dump passes as (try_layer_types)
     LayerTypeTrial trial = s.source.any() ? layer_types_to_try(*model, s.rope.layer_type) : LayerTypeTrial{};
     trial.expectation = [&](const ModelRope& layer, Message& where) {

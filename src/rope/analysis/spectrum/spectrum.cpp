@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
+#include <omp.h>
 #include <unsupported/Eigen/FFT>
 
 #include "rope/analysis/dumps/dump_positions.hpp"
@@ -17,9 +19,17 @@
 
 namespace rope {
 
-namespace {
-
 using Complex = std::complex<double>;
+
+struct SpectrumWorkspace {
+  Eigen::FFT<double> fft;           ///< kissfft keeps its plans per length: made once, reused
+  long chirp_n = 0;                 ///< the length the chirp below is for
+  std::vector<Complex> w, fb;       ///< Bluestein's chirp w_k and the transform of its conjugate, per length
+  std::vector<Complex> a, fa, out;  ///< the convolution's buffers and the transform
+  std::vector<double> dev, power;   ///< the series less its mean, its power spectrum
+};
+
+namespace {
 
 /// The largest prime factor of n (n ≥ 1).
 long spectrum_largest_factor(long n) {
@@ -32,28 +42,39 @@ long spectrum_largest_factor(long n) {
 
 /// Bluestein's chirp z-transform: the DFT of any length N as a convolution of length M ≥ 2N − 1, a power of two,
 /// computed by three FFTs of M (kissfft's own radices are O(N·p) for a prime factor p).
-std::vector<Complex> spectrum_bluestein(const std::vector<double>& x, Eigen::FFT<double>& fft) {
-  const long n = static_cast<long>(x.size());
+/// M: the convolution's length, the power of two ≥ 2n − 1.
+long bluestein_length(long n) {
   long m = 1;
   while (m < 2 * n - 1) m *= 2;
-  // w_k = e^{−iπk²/N}, with k² taken mod 2N so that the angle stays exact for large k.
-  std::vector<Complex> w(static_cast<std::size_t>(n));
-  for (long k = 0; k < n; ++k) {
-    const auto k2 = static_cast<long>((static_cast<unsigned long long>(k) * static_cast<unsigned long long>(k)) %
-                                      static_cast<unsigned long long>(2 * n));
-    w[static_cast<std::size_t>(k)] = std::polar(1.0, -kPi * static_cast<double>(k2) / static_cast<double>(n));
+  return m;
+}
+
+/// Into ws.out. The chirp and its transform are made once per length and kept in the workspace, as are the buffers.
+void spectrum_bluestein(const std::vector<double>& x, SpectrumWorkspace& ws) {
+  const long n = static_cast<long>(x.size());
+  const long m = bluestein_length(n);
+  const auto at = [](long k) { return static_cast<std::size_t>(k); };
+  if (ws.chirp_n != n) {
+    // w_k = e^{−iπk²/N}, with k² taken mod 2N so that the angle stays exact for large k.
+    ws.w.assign(at(n), Complex());
+    for (long k = 0; k < n; ++k) {
+      const auto k2 = static_cast<long>((static_cast<unsigned long long>(k) * static_cast<unsigned long long>(k)) %
+                                        static_cast<unsigned long long>(2 * n));
+      ws.w[at(k)] = std::polar(1.0, -kPi * static_cast<double>(k2) / static_cast<double>(n));
+    }
+    ws.a.assign(at(m), Complex());  // b: the conjugate chirp, wrapped; its transform kept in fb
+    ws.a[0] = std::conj(ws.w[0]);
+    for (long k = 1; k < n; ++k) ws.a[at(k)] = ws.a[at(m - k)] = std::conj(ws.w[at(k)]);
+    ws.fft.fwd(ws.fb, ws.a);
+    ws.chirp_n = n;
   }
-  std::vector<Complex> a(static_cast<std::size_t>(m)), b(static_cast<std::size_t>(m)), fa, fb, conv;
-  for (long k = 0; k < n; ++k) a[static_cast<std::size_t>(k)] = x[static_cast<std::size_t>(k)] * w[k];
-  b[0] = std::conj(w[0]);
-  for (long k = 1; k < n; ++k) b[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>(m - k)] = std::conj(w[k]);
-  fft.fwd(fa, a);
-  fft.fwd(fb, b);
-  for (long k = 0; k < m; ++k) fa[static_cast<std::size_t>(k)] *= fb[static_cast<std::size_t>(k)];
-  fft.inv(conv, fa);  // scaled by 1/M
-  std::vector<Complex> out(static_cast<std::size_t>(n));
-  for (long k = 0; k < n; ++k) out[static_cast<std::size_t>(k)] = w[k] * conv[static_cast<std::size_t>(k)];
-  return out;
+  ws.a.assign(at(m), Complex());
+  for (long k = 0; k < n; ++k) ws.a[at(k)] = x[at(k)] * ws.w[at(k)];
+  ws.fft.fwd(ws.fa, ws.a);
+  for (long k = 0; k < m; ++k) ws.fa[at(k)] *= ws.fb[at(k)];
+  ws.fft.inv(ws.a, ws.fa);  // the convolution, scaled by 1/M, into a
+  ws.out.resize(at(n));
+  for (long k = 0; k < n; ++k) ws.out[at(k)] = ws.w[at(k)] * ws.a[at(k)];
 }
 
 /// The vectors of a tensor stream of file geometry `g` (batch and heads apart, as stored), `strides` where they lie.
@@ -155,37 +176,66 @@ void spectrum_compute(SpectrumRun& run, const DumpVectors& g, const SpectrumFetc
 
 double flat_threshold(double mean_norm, DType dtype) { return kToleranceSafety * epsilon(dtype) * mean_norm; }
 
-std::vector<double> power_spectrum(const std::vector<double>& x) {
-  const long n = static_cast<long>(x.size());
-  std::vector<double> p(x.size());
-  if (n == 0) return p;
-  if (n == 1) {  // kissfft has no plan of one point
-    p[0] = x[0] * x[0];
-    return p;
-  }
-  Eigen::FFT<double> fft;
-  std::vector<Complex> out;
-  if (spectrum_largest_factor(n) <= 64) {
-    std::vector<Complex> in(x.begin(), x.end());
-    fft.fwd(out, in);
-  } else {
-    out = spectrum_bluestein(x, fft);
-  }
-  for (long k = 0; k < n; ++k) p[static_cast<std::size_t>(k)] = std::norm(out[static_cast<std::size_t>(k)]);
-  return p;
+std::shared_ptr<SpectrumWorkspace> make_spectrum_workspace() { return std::make_shared<SpectrumWorkspace>(); }
+
+long spectrum_series_bytes(long t) {
+  constexpr long c = static_cast<long>(sizeof(Complex)), r = static_cast<long>(sizeof(double));
+  // The series, its deviation and power (doubles); the input, the transform and kissfft's forward plan.
+  if (t < 2 || spectrum_largest_factor(t) <= 64) return 3 * r * t + 3 * c * t;
+  // Bluestein: the chirp and the transform (n each), b's transform, a and fa, two plans of M (M each).
+  const long m = bluestein_length(t);
+  return 3 * r * t + 2 * c * t + 5 * c * m;
 }
 
-SeriesEntropy frequency_entropy(const std::vector<double>& s, DType dtype) {
+int spectrum_threads(long t, int available) {
+  const long fit = kSpectrumWorkBudget / std::max(1L, spectrum_series_bytes(t));
+  return static_cast<int>(std::clamp<long>(fit, 1, std::max(1, available)));
+}
+
+namespace {
+
+/// P(f) of x into ws.power.
+void power_spectrum_into(const std::vector<double>& x, SpectrumWorkspace& ws) {
+  const long n = static_cast<long>(x.size());
+  ws.power.resize(x.size());
+  if (n == 0) return;
+  if (n == 1) {  // kissfft has no plan of one point
+    ws.power[0] = x[0] * x[0];
+    return;
+  }
+  if (spectrum_largest_factor(n) <= 64) {
+    ws.a.assign(x.begin(), x.end());
+    ws.fft.fwd(ws.out, ws.a);
+  } else {
+    spectrum_bluestein(x, ws);
+  }
+  for (long k = 0; k < n; ++k) ws.power[static_cast<std::size_t>(k)] = std::norm(ws.out[static_cast<std::size_t>(k)]);
+}
+
+}  // namespace
+
+std::vector<double> power_spectrum(const std::vector<double>& x, SpectrumWorkspace* workspace) {
+  SpectrumWorkspace own;
+  SpectrumWorkspace& ws = workspace != nullptr ? *workspace : own;
+  power_spectrum_into(x, ws);
+  return ws.power;
+}
+
+SeriesEntropy frequency_entropy(const std::vector<double>& s, DType dtype, SpectrumWorkspace* workspace) {
   const std::size_t t = s.size();
   double mean = 0;
   for (const double v : s) mean += v;
   mean /= std::max<std::size_t>(1, t);
-  std::vector<double> dev(t);
+  SpectrumWorkspace own;
+  SpectrumWorkspace& ws = workspace != nullptr ? *workspace : own;
+  std::vector<double>& dev = ws.dev;
+  dev.resize(t);
   double square = 0;
   for (std::size_t i = 0; i < t; ++i) dev[i] = s[i] - mean, square += dev[i] * dev[i];
   const double rms = std::sqrt(square / std::max<std::size_t>(1, t));
   if (t < 2 || mean == 0 || rms <= flat_threshold(mean, dtype)) return {0, true};  // (F4)
-  const std::vector<double> p = power_spectrum(dev);
+  power_spectrum_into(dev, ws);
+  const std::vector<double>& p = ws.power;
   double total = 0;
   for (std::size_t f = 1; f <= t / 2; ++f) total += p[f];
   if (!(total > 0)) return {0, true};
@@ -246,6 +296,7 @@ SpectrumTallies spectrum_tallies(const SpectrumShape& shape, const std::vector<s
       entropy(static_cast<std::size_t>(groups * pairs), 0.0);
   std::vector<char> flat(static_cast<std::size_t>(groups * pairs), 0);
   const long chunk = std::max(1L, kSpectrumNormBudget / std::max(1L, pairs * t));
+  const int threads = spectrum_threads(t, omp_get_max_threads());
   std::vector<double> norms, block;
   for (long g0 = 0; g0 < groups; g0 += chunk) {
     const long g1 = std::min(groups, g0 + chunk), n = g1 - g0;
@@ -272,12 +323,19 @@ SpectrumTallies spectrum_tallies(const SpectrumShape& shape, const std::vector<s
         }
       }
     }
-#pragma omp parallel for schedule(dynamic)
-    for (long k = 0; k < n * pairs; ++k) {
-      const std::vector<double> series(norms.begin() + k * t, norms.begin() + (k + 1) * t);
-      const SeriesEntropy fe = frequency_entropy(series, shape.dtype);
-      entropy[static_cast<std::size_t>(g0 * pairs + k)] = fe.entropy;
-      flat[static_cast<std::size_t>(g0 * pairs + k)] = fe.flat ? 1 : 0;
+    // As many threads as kSpectrumWorkBudget holds (a prime length's Bluestein buffers: ~0.9 GiB a thread at
+    // T = 4 194 301), each with its workspace reused by every series it takes.
+#pragma omp parallel num_threads(threads)
+    {
+      SpectrumWorkspace ws;
+      std::vector<double> series;
+#pragma omp for schedule(dynamic)
+      for (long k = 0; k < n * pairs; ++k) {
+        series.assign(norms.begin() + k * t, norms.begin() + (k + 1) * t);
+        const SeriesEntropy fe = frequency_entropy(series, shape.dtype, &ws);
+        entropy[static_cast<std::size_t>(g0 * pairs + k)] = fe.entropy;
+        flat[static_cast<std::size_t>(g0 * pairs + k)] = fe.flat ? 1 : 0;
+      }
     }
   }
   // Pooled and per head: energies summed (the mean's denominators cancel in the share), entropies averaged.

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,18 @@ inline constexpr double kSpectrumBandShare = 0.9;
 inline constexpr long kMaxSpectrumNorms = 1L << 26;
 /// Norms held at once for several heads (float64): 2^23, 64 MiB; more heads take another pass over the file.
 inline constexpr long kSpectrumNormBudget = 1L << 23;
+/// The working memory of the series' spectra computed at once, one per thread (spectrum_series_bytes each): 1 GiB.
+/// A length with a large prime factor takes Bluestein's path, about 0.9 GiB a thread at T = 4 194 301, so such a
+/// dump runs its spectra on fewer threads than the machine has (spectrum_threads), not 16 × 0.9 GiB at once.
+inline constexpr long kSpectrumWorkBudget = 1L << 30;
+
+/// The bytes one thread's spectrum of a series of length t holds (its FFT plans, the series, its deviation and power,
+/// the transform; Bluestein's convolution buffers of M ≥ 2t − 1, a power of two, where t has a prime factor above 64).
+long spectrum_series_bytes(long t);
+
+/// How many of `available` threads compute spectra of length t at once: as many as kSpectrumWorkBudget holds, at
+/// least 1.
+int spectrum_threads(long t, int available);
 
 /// The flat rule (F4): a series is flat when the root mean square of s − mean(s) is at most κ·ε·mean(s) (κ = 8, the
 /// tolerance's safety factor, docs/math.md (M13); ε the dump's machine epsilon), or when it is all zeros.
@@ -60,12 +73,17 @@ struct SeriesEntropy {
   bool flat = false;
 };
 
+/// One thread's FFT plans and buffers, reused by every series it transforms (the plans are made once per length).
+struct SpectrumWorkspace;
+/// A workspace of its own (for a caller outside spectrum_tallies, and the tests).
+std::shared_ptr<SpectrumWorkspace> make_spectrum_workspace();
+
 /// (F3)–(F4) of one series s(0 … T−1): the DFT by Eigen's FFT (kissfft), through Bluestein's chirp for a length
-/// with a prime factor above 64.
-SeriesEntropy frequency_entropy(const std::vector<double>& s, DType dtype);
+/// with a prime factor above 64. `workspace`: the calling thread's, reused (nullptr: one of its own).
+SeriesEntropy frequency_entropy(const std::vector<double>& s, DType dtype, SpectrumWorkspace* workspace = nullptr);
 
 /// The power spectrum P(f) = |Σ_t x(t) e^{−2πi f t/T}|², f = 0 … T−1, of a real series (exposed for its test).
-std::vector<double> power_spectrum(const std::vector<double>& x);
+std::vector<double> power_spectrum(const std::vector<double>& x, SpectrumWorkspace* workspace = nullptr);
 
 /// (F5) of pooled pairs.
 SpectrumBands spectrum_bands(const std::vector<PairSpectrum>& pairs);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "rope/core/error.hpp"
@@ -132,9 +133,10 @@ WeightMatch match_weights(const WeightRows& ref, const WeightRows& cand, const W
     c.residual = weight_residual(ref, cand, c.order);
     if (measured && c.order == *measured) measured_known = true;
   }
-  const auto rank = [&](const Candidate& c) {  // ties: the expected map first, then catalog order
+  const auto rank = [&](const Candidate& c) {  // ties: the expected map first, then catalog order; NaN last
     const bool is_expected = std::find(c.maps.begin(), c.maps.end(), expected) != c.maps.end();
-    return std::make_pair(c.residual, is_expected ? 0 : 1);
+    const double r = std::isnan(c.residual) ? std::numeric_limits<double>::infinity() : c.residual;
+    return std::make_tuple(std::isnan(c.residual), r, is_expected ? 0 : 1);
   };
   std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) { return rank(a) < rank(b); });
   if (measured && !measured_known) {
@@ -167,6 +169,8 @@ WeightMatch match_weights(const WeightRows& ref, const WeightRows& cand, const W
     }
     m.runner_up_residual = second.residual;
   }
+  m.explained =
+      m.residual <= kWeightResidualBound && (!m.runner_up || m.residual < kWeightRunnerUpMargin * m.runner_up_residual);
   return m;
 }
 

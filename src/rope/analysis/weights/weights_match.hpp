@@ -5,7 +5,9 @@
 /// block, never across the whole tensor, so quantized copies match too. The catalog's maps (weights_catalog.hpp)
 /// and the measured map are then scored by their relative residual ‖C − P·R‖ / ‖C‖ (sums in double), and the best
 /// is named: a catalog map (the expected one where several coincide, otherwise the simplest), or `unknown` when the
-/// measured map fits clearly better than every catalog map (its residual under half theirs).
+/// measured map fits clearly better than every catalog map (its residual under half theirs). The best map explains
+/// the candidate only when its residual is at most kWeightResidualBound and under kWeightRunnerUpMargin times the
+/// runner-up's: otherwise no map is named as a pass (unrelated or all-zero weights).
 #pragma once
 
 #include <Eigen/Core>
@@ -15,6 +17,16 @@
 #include "rope/analysis/weights/weights_catalog.hpp"
 
 namespace rope {
+
+/// The largest residual ‖C − P·R‖ / ‖C‖ of a map that explains C. Unrelated weights of equal scale give about √2
+/// (‖C − R‖² ≈ ‖C‖² + ‖R‖²), a wrong permutation of one model's rows 1.0–1.2 (docs/weights.md); quantized copies at
+/// most 8.6e-2 on the checkpoints of data/weights/ (Q4_0, 4 bits and one scale per 32 values): 0.5 leaves a factor
+/// of 5 above the coarsest quantizer measured and 2 below a wrong permutation.
+inline constexpr double kWeightResidualBound = 0.5;
+/// The best map's residual must be under this fraction of the runner-up's (a different permutation): the same
+/// factor that names a measured map `unknown`. Where both fit equally (all-zero rows, rows equal within a head block)
+/// the rows do not say which map was applied.
+inline constexpr double kWeightRunnerUpMargin = 0.5;
 
 /// A tensor as rows × cols floats, row-major (a bias: cols 1).
 struct WeightRows {
@@ -31,6 +43,9 @@ struct WeightMatch {
   std::optional<WeightMap> runner_up;  ///< the best different permutation (Unknown: the measured one)
   double runner_up_residual = 0;       ///< its residual (NaN without one)
   bool exact = false;                  ///< the measured map came from bit-equal rows
+  /// The best map explains C: residual ≤ kWeightResidualBound and < kWeightRunnerUpMargin × the runner-up's (a NaN
+  /// residual never explains).
+  bool explained = false;
 };
 
 /// Matches C against R, both rows × cols with rows a multiple of shape.heads (shape.rows = rows). `expected` names

@@ -67,7 +67,8 @@ struct WeightsTensor {
   std::string reference_dtype, candidate_dtype;
   WeightMatch match;
   WeightMap expected = WeightMap::Identity;
-  bool ok() const { return match.map == expected; }
+  /// The expected map, and it explains the candidate's rows (WeightMatch::explained).
+  bool ok() const { return match.map == expected && match.explained; }
 };
 
 struct WeightsRun {
@@ -85,7 +86,9 @@ struct WeightsRun {
 /// Opens both checkpoints, resolves both models once, pairs their q/k tensors by layer and compares them, one
 /// layer at a time.
 /// @throws InvalidArgument for a side without a model (no config.json and no `config`), a q/k tensor on one side
-///         only, shapes that differ, a fused qkv tensor, no q/k tensor at all, a heat map block that is not there;
+///         only, shapes that differ, a fused qkv tensor, no q/k tensor at all, a heat map block that is not there, a
+///         q/k tensor holding a value that is not a finite number (named with its element), a `config` neither side
+///         needs (both have their own: it would be ignored);
 ///         IoError from the files.
 WeightsRun run_weights(const WeightsRequest& request);
 

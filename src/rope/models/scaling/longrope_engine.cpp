@@ -55,6 +55,7 @@ LongRopeEngine parse_longrope_engine(std::string_view text) {
 LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_model_len, std::optional<long> n_ctx) {
   LongRopeRule rule;
   if (!engine.empty()) rule.engine = parse_longrope_engine(engine);
+  rule.given = !engine.empty();
   for (const auto& [given, key, owner] : {std::tuple{max_model_len, "max_model_len", LongRopeEngine::Vllm},
                                           std::tuple{n_ctx, "n_ctx", LongRopeEngine::LlamaCpp}}) {
     if (!given) continue;
@@ -65,7 +66,6 @@ LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_mode
     if (*given < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", option_name(key), 1, *given));
     rule.context = given;
   }
-  (void)longrope_rule_length(rule.engine, rule.context, 0);  // vLLM's and llama.cpp's need their context
   return rule;
 }
 

@@ -27,11 +27,13 @@ enum class LongRopeEngine { Hf, Vllm, Sglang, LlamaCpp };
 struct LongRopeRule {
   LongRopeEngine engine = LongRopeEngine::Hf;
   std::optional<long> context;
+  bool given = false;  ///< the engine was named (even hf): a model that is not LongRoPE is told it changes nothing
 };
 
 /// The rule of the settings `engine` ("" for HF's), `max_model_len` (vLLM's alone) and `n_ctx` (llama.cpp's alone).
-/// @throws InvalidArgument for an unknown engine, a context given to another engine or missing from its own, a
-///         context < 1 (each setting named by option_name).
+/// @throws InvalidArgument for an unknown engine, a context given to another engine, a context < 1 (each setting
+///         named by option_name). A context missing from vLLM's or llama.cpp's rule is refused where a LongRoPE
+///         spec needs it (spec_with_rule), not here: a model of another rope_type has no list to choose.
 LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_model_len, std::optional<long> n_ctx);
 
 /// "hf", "vllm", "sglang", "llamacpp".
