@@ -18,6 +18,7 @@
 #include "rope/analysis/dumps/dump_slices.hpp"
 #include "rope/analysis/check/dump_stream.hpp"
 #include "rope/analysis/check/expectation.hpp"
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
 #include "rope/analysis/spectrum/spectrum.hpp"
 #include "rope/report/check_report.hpp"
@@ -161,7 +162,8 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   settings.layout = spec.overrides.layout;
   settings.longrope = spec.longrope;
   if (!angles.empty()) settings.angles = parse_angle_model(angles);
-  settings.coefficients = coefficients;  // FoPE's checkpoint (analysis/check/fope_coefficients.hpp)
+  settings.coefficients =
+      fope_checkpoint(coefficients);  // FoPE's checkpoint and its reader (analysis/check/fope_coefficients.hpp)
   const bool per_axis = !p.pair.axis_positions.empty();
   Message where;  // the report of a Python check names no setting's origin
   p.expected = expectation_of_resolved(spec.rope, settings, p.pair.after.d, per_axis, max_position, where);

@@ -8,7 +8,9 @@
                too (SUBFOLDERS): scaling/ and families/ include nothing else of models, hf/ those two and the top of
                models (the spec it fills), gguf/ hf/ as well; the top (the spec, its resolution) includes all.
                Inside analysis the folders go one way (SUBFOLDERS["analysis"]): no two folders may include each other,
-               and the table itself is checked for such a pair (a cycle of any length).
+               and the table itself is checked for such a pair (a cycle of any length). The build's table,
+               cmake/library_sources.cmake (one CMake target per layer, each seeing only the headers of the layers
+               below it), is this one, and lists every .cpp of its layer's folder.
   mirror       every command apps/rope/cli/commands/cmd_<name>.cpp has its tests/cli/test_cmd_<name>.cpp, and every
                test of the library, tests/<group>[/<folder>]/test_*.cpp, lies in the folder of src/rope/ it tests
                (a folder that exists there): tests/analysis/check/ for src/rope/analysis/check/, and none loose at the
@@ -82,10 +84,35 @@ def one_way(table):
     return sorted((a, b) for a in table for b in reached[a] if a < b and a in reached.get(b, ()))
 
 
+def check_layers(root):
+    """The build's table (cmake/library_sources.cmake: the layers below each, whose headers alone are on a layer
+    target's include path) is ALLOWED, and every .cpp of src/rope/<layer>/ is listed in its layer's sources."""
+    path = os.path.join(root, "cmake", "library_sources.cmake")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    problems = []
+    for group, allowed in ALLOWED.items():
+        m = re.search(r"set\(ROPE_%s_BELOW ([^)]*)\)" % group.upper(), text)
+        below = set(m.group(1).replace('"', "").split()) if m else None
+        if below != allowed - {group}:
+            problems.append(f"cmake/library_sources.cmake: ROPE_{group.upper()}_BELOW is {sorted(below or [])}, "
+                            f"and {group} may include {sorted(allowed - {group})}")
+        m = re.search(r"set\(ROPE_%s_SOURCES\n(.*?)\)" % group.upper(), text, re.S)
+        listed = set(m.group(1).split()) if m else set()
+        for source in sources(root, os.path.join("src", "rope", group), (".cpp",)):
+            rel = os.path.relpath(source, os.path.join(root, "src")).replace(os.sep, "/")
+            if rel not in listed:
+                problems.append(f"src/{rel}: not in ROPE_{group.upper()}_SOURCES of cmake/library_sources.cmake")
+    return problems
+
+
 def check_includes(root, subfolders=None):
     subfolders = SUBFOLDERS if subfolders is None else subfolders
     problems = [f"SUBFOLDERS[{group!r}]: {a}/ and {b}/ include each other (the folders go one way)"
                 for group, table in subfolders.items() for a, b in one_way(table)]
+    problems += check_layers(root)
     src = os.path.join(root, "src")
     for path in sources(root, "src", (".cpp", ".hpp", ".hpp.in")):
         rel = os.path.relpath(path, src)

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "rope/cli/commands.hpp"
+#include "rope/cli/help_pages.hpp"
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
@@ -81,6 +83,32 @@ TEST_F(Cli, CommandTableNamesWhatEachCommandRegisters) {
   EXPECT_THAT(rope_cli({"--help"}).out, HasSubstr("lesson"));
   EXPECT_THAT(rope_cli({"freqencies"}).err, HasSubstr("did you mean frequencies?"));
 }
+
+// A command is one row of kCommands (commands.hpp): its group in `rope --help` and its example (the base command line
+// of the malformed-input sweep, tests/hardening/cases.py) are there, and a row without them fails here: the example
+// starts with `rope NAME` and names only options the command registers.
+class CommandRow : public ::testing::TestWithParam<cli::CommandEntry> {};
+
+TEST_P(CommandRow, HasItsGroupAndAnExampleOfItsOwnOptions) {
+  const cli::CommandEntry& row = GetParam();
+  EXPECT_STREQ(cli::command_group(row.name), row.group == cli::HelpGroup::Learn        ? "Learn"
+                                             : row.group == cli::HelpGroup::Compute    ? "Compute"
+                                             : row.group == cli::HelpGroup::CheckModel ? "Check a model"
+                                                                                       : "Figures");
+  const std::string example = row.example;
+  ASSERT_THAT(example + " ", StartsWith("rope " + std::string(row.name) + " ")) << "its row gives no example";
+  CLI::App app;
+  const cli::Command command = row.add(app);
+  std::istringstream words(example.substr(5 + std::string(row.name).size()));
+  for (std::string word; words >> word;) {
+    if (word.rfind("--", 0) == 0) EXPECT_NE(command.app->get_option_no_throw(word), nullptr) << word;
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Commands, CommandRow,
+                         ::testing::ValuesIn(std::begin(cli::kCommands), std::end(cli::kCommands)),
+                         [](const ::testing::TestParamInfo<cli::CommandEntry>& info) {
+                           return std::string(info.param.name);
+                         });
 
 // An option's rule (CLI11's needs/excludes) is a sentence of its description, not CLI11's "Excludes:" badge
 // beside the option's name, and "M N" is not followed by "x 2" (issue 51).

@@ -1,11 +1,13 @@
 """The data of the malformed-input sweep (sweep.py) and of docs/errors.md: which bad values each kind of
 option gets, the base command lines, and the few (command, option, value) combinations that are in fact
 valid. Adding a command or an option needs nothing here when its options use the usual type names
-(INT, NUM, LIST, FILE, ...); a new command with a required option needs one line in BASE_ARGS, a new
-type name one line in TYPE_CLASSES.
+(INT, NUM, LIST, FILE, ...): a command's base command line is the example of its row of kCommands
+(apps/rope/cli/commands.hpp); a new type name needs one line in TYPE_CLASSES.
 """
 
 import os
+import re
+import shlex
 
 # ---------------------------------------------------------------------------------------------------
 # Bad values, by class. Each is (label, value); "{fix}" is replaced by the fixtures directory.
@@ -95,27 +97,39 @@ TYPE_CLASSES = {
 INPUT_FILES = {"* --config", "inspect file", "check --before", "check --after", "identify --before", "identify --after"}
 
 # ---------------------------------------------------------------------------------------------------
-# A valid command line for each command that needs required options (the swept option replaces the
-# one of the same name).
-_DUMPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps", "")
+# The command line each command's cases start from (the swept option replaces the one of the same name): the
+# example of its row of kCommands (apps/rope/cli/commands.hpp), which says why each is what it is, read there so
+# that a new command needs nothing here. Paths in the examples are relative to the repository.
+_ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+_DUMPS = os.path.join(_ROOT, "data", "dumps", "")
 # How messages naming those files appear in docs/errors.md: relative to the repository, the same in every clone.
 SHOWN_DUMPS = "data/dumps/"
-BASE_ARGS = {
-    "apply": ["--position", "1", "--vector", "1,0,0,1"],
-    "inspect": ["--model", "llama-3.1-8b"],
-    "verify": ["--trials", "10"],  # 1000 by default: seconds per run under the sanitizers
-    "bound": ["--context", "1024"],
-    "extrapolation": ["--train-length", "4096"],
-    # Small jobs: their defaults (10^6 positions, 10^5 distances timed 3 times) are slow under the sanitizers.
-    "precision": ["--max-position", "1000", "--samples", "2", "--points", "5"],
-    "bench": ["--seq", "2", "--points", "100", "--repeat", "1"],
-    # The example dumps of data/dumps/ (tests/reference/make_dumps.py).
-    "check": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
-    "identify": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
-    "diff": ["--before", _DUMPS + "q.npy", "--after-a", _DUMPS + "q_rope.npy", "--after-b", _DUMPS + "q_rope.npy"],
-    "spectrum": ["--dump", _DUMPS + "q_spectrum.npy"],  # tests/reference/spectrum.py
-    "positions": ["--text", "3"],  # an empty sequence is refused before any option is looked at
-}
+
+
+def command_rows(root=_ROOT):
+    """{name: (group, example)} of every row of kCommands."""
+    with open(os.path.join(root, "apps", "rope", "cli", "commands.hpp"), encoding="utf-8") as f:
+        text = f.read()
+    table = text[text.index("kCommands[] = {"):]
+    rows = re.findall(r'\{"([a-z]+)",\s*"[^"]*",\s*HelpGroup::(\w+),\s*"([^"]*)",\s*add_\w+_command\}', table)
+    if not rows:
+        raise RuntimeError("no rows of kCommands found in apps/rope/cli/commands.hpp")
+    return {name: (group, example) for name, group, example in rows}
+
+
+def _base_args():
+    base = {}
+    for name, (_, example) in command_rows().items():
+        words = shlex.split(example)
+        if words[:2] != ["rope", name]:
+            raise RuntimeError(f"kCommands: the example of {name} does not start with 'rope {name}': {example}")
+        args = [_DUMPS + w[len(SHOWN_DUMPS):] if w.startswith(SHOWN_DUMPS) else w for w in words[2:]]
+        if args:
+            base[name] = args
+    return base
+
+
+BASE_ARGS = _base_args()
 
 # Values that are in fact valid for an option (the sweep then also accepts exit 0 or 1, and checks the
 # rest: no crash, one line, no partial file). Keys "command option" ("*" for any command); value: the

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "rope/cli/commands.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/help_formatter.hpp"
 #include "rope/cli/help_wrap.hpp"
@@ -100,18 +101,20 @@ std::string shared_topic(const CLI::Option& option) {
 }
 
 const char* command_group(std::string_view command) {
-  static const std::map<std::string_view, const char*> groups{
-      {"explain", "Learn"},         {"lesson", "Learn"},          {"encodings", "Learn"},
-      {"layouts", "Learn"},         {"positions", "Learn"},       {"sections", "Learn"},
-      {"frequencies", "Compute"},   {"matrix", "Compute"},        {"apply", "Compute"},
-      {"precision", "Compute"},     {"bound", "Compute"},         {"extrapolation", "Compute"},
-      {"bench", "Compute"},         {"verify", "Check a model"},  {"check", "Check a model"},
-      {"diff", "Check a model"},    {"inspect", "Check a model"}, {"identify", "Check a model"},
-      {"permute", "Check a model"}, {"decay", "Figures"},         {"wavelengths", "Figures"},
-      {"attention", "Figures"},     {"weights", "Check a model"},
-  };
-  const auto found = groups.find(command);
-  return found != groups.end() ? found->second : "Compute";
+  for (const CommandEntry& entry : kCommands) {
+    if (command != entry.name) continue;
+    switch (entry.group) {  // the headings of the overview (group_heading)
+      case HelpGroup::Learn:
+        return "Learn";
+      case HelpGroup::Compute:
+        return "Compute";
+      case HelpGroup::CheckModel:
+        return "Check a model";
+      case HelpGroup::Figures:
+        return "Figures";
+    }
+  }
+  return "";
 }
 
 std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*>& commands, Lang lang, bool full) {

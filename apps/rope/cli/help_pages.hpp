@@ -33,7 +33,8 @@ std::string shared_topic(const CLI::Option& option);
 /// The topics of `rope help TOPIC`, in order.
 const std::vector<std::string>& help_topics();
 
-/// The group of `command` in the overview: "Learn", "Compute", "Check a model" or "Figures".
+/// The group of `command` in the overview, from its row of kCommands (commands.hpp): "Learn", "Compute", "Check a
+/// model" or "Figures"; "" for a name that is no command.
 const char* command_group(std::string_view command);
 
 /// The overview: the description, usage, the commands by group, the topics; `full` (rope --help, rope help)

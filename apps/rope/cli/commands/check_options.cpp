@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/cli/options.hpp"
 
 namespace rope::cli {
@@ -20,7 +21,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.shift = opt.shift.value_or(0.0);
   s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   s.strict_order = opt.strict_order;
-  s.coefficients = opt.coefficients;
+  s.coefficients = fope_checkpoint(opt.coefficients);
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/teaching/apply_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
@@ -52,7 +53,7 @@ ApplyRequest apply_request(const ApplyOptions& opt) {
   request.float32 = opt.scaling.rope.float32;
   request.model_options = opt.scaling.any();
   request.model_source = opt.scaling.source.any();
-  request.coefficients = opt.coefficients;
+  request.coefficients = fope_checkpoint(opt.coefficients);
   request.kv_head = opt.kv_head;
   check_apply_request(request);
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/teaching/matrix_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/check_options.hpp"
@@ -51,7 +52,7 @@ MatrixRequest matrix_request(const MatrixOptions& opt) {
   request.digits = opt.digits;
   request.float32 = opt.scaling.rope.float32;
   request.figure = opt.figure.wanted();
-  request.coefficients = opt.coefficients;
+  request.coefficients = fope_checkpoint(opt.coefficients);
   request.kv_head = opt.kv_head;
   return request;
 }

@@ -15,6 +15,7 @@
 
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/dump_files.hpp"
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/models/layers_without_rope.hpp"
@@ -42,8 +43,9 @@ struct CheckSettings {
   /// engine.
   LongRopeRule longrope;
   /// FoPE's checkpoint (models/fope.hpp): a directory, an index's shards or a .safetensors file holding cos_coef and
-  /// sin_coef; "" when none was given (a FoPE model then cannot be checked).
-  std::string coefficients;
+  /// sin_coef, with the reader of the front end that hands it over (fope_coefficients.hpp); none by default (a FoPE
+  /// model then cannot be checked).
+  FopeCheckpoint coefficients;
 
   /// A dump right up to a harmless reordering of its output (equivalent_reordering, check_table.hpp) fails, as it
   /// would without the reordering (`rope check --strict-order`); otherwise it passes as equivalent.

@@ -1,5 +1,6 @@
-// FoPE's coefficients read from a checkpoint (fope_coefficients.hpp): the reader, apart from the rules of
-// fope_coefficients.cpp, so that a build that opens no file (the live page, web/) links those rules without it.
+// FoPE's coefficients read from a checkpoint (fope_coefficients.hpp): the reader the command line and the Python module
+// hand to a computation (fope_checkpoint), apart from the rules of fope_coefficients.cpp, which call it; a build that
+// opens no file (the live page, web/) compiles those rules without it.
 #include "rope/analysis/check/fope_coefficients.hpp"
 
 #include <cmath>
@@ -85,6 +86,11 @@ FopeCoefficients read_fope_coefficients(const std::string& path, const FopeConfi
     (which == "cos_coef" ? c.cos_name : c.sin_name) = t.name;
   }
   return c;
+}
+
+FopeCheckpoint fope_checkpoint(const std::string& path) {
+  if (path.empty()) return {};
+  return {path, read_fope_coefficients};
 }
 
 }  // namespace rope

@@ -1,5 +1,8 @@
-// Which FoPE coefficients a command computes with (fope_coefficients.hpp); the reader is fope_checkpoint.cpp.
+// Which FoPE coefficients a command computes with (fope_coefficients.hpp): the rules, and the front end's reader
+// called once they hold (the reader itself is fope_checkpoint.cpp, which a build that opens no file leaves out).
 #include "rope/analysis/check/fope_coefficients.hpp"
+
+#include <stdexcept>
 
 #include "rope/core/error.hpp"
 #include "rope/models/fope.hpp"
@@ -8,7 +11,8 @@
 namespace rope {
 
 std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& spec, bool plain,
-                                                              const std::string& path) {
+                                                              const FopeCheckpoint& checkpoint) {
+  const std::string& path = checkpoint.path;
   if (spec.fope) {
     if (path.empty()) {
       throw InvalidArgument(
@@ -17,7 +21,8 @@ std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& sp
                     spec.name, option_name("coefficients")));
     }
     const int kept = fope_kept_pairs(*spec.fope, spec.rotary_dim, spec.config.base);
-    return std::make_shared<const FopeCoefficients>(read_fope_coefficients(path, *spec.fope, kept));
+    if (!checkpoint.read) throw std::logic_error("FoPE's checkpoint " + path + " was handed over without its reader");
+    return std::make_shared<const FopeCoefficients>(checkpoint.read(path, *spec.fope, kept));
   }
   if (!path.empty() && plain) {
     throw InvalidArgument(error_msg("{0} FILE gives FoPE's coefficients: name a model with FoPE ({1} or {2})",

@@ -22,8 +22,9 @@ struct ApplyRequest {
   bool float32 = false;             ///< HF's float32 path beside the three forms
   bool model_options = false;       ///< a model, a config or a scaling method was given (xPos refuses them)
   bool model_source = false;        ///< a model or a config was given (query needs one)
-  std::string coefficients;         ///< FoPE's checkpoint (fope_apply.hpp); "" when none was given
-  std::optional<long> kv_head;      ///< FoPE's key-value head (0 when not given)
+  FopeCheckpoint
+      coefficients;  ///< FoPE's checkpoint and its reader, from the front end (fope_apply.hpp); none by default
+  std::optional<long> kv_head;  ///< FoPE's key-value head (0 when not given)
 };
 
 struct ApplyRun {

@@ -15,7 +15,7 @@
 
 namespace rope {
 
-std::optional<FopeHead> fope_head(const ModelRope& rope, const std::string& coefficients,
+std::optional<FopeHead> fope_head(const ModelRope& rope, const FopeCheckpoint& coefficients,
                                   const std::optional<long>& kv_head) {
   std::shared_ptr<const FopeCoefficients> c = fope_coefficients_for(rope.spec, rope.plain, coefficients);
   if (!c) {

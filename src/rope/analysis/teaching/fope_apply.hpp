@@ -1,7 +1,8 @@
 /// @file
 /// FoPE (docs/multi-axis.md §7 (F2)–(F4)) for `rope apply` and `rope matrix`: one key-value head's scaled rotations at
-/// one position, from the checkpoint's coefficients (read by analysis/check/fope_coefficients.hpp, as rope check
-/// reads them) and the one computation of (F2), models/fope.hpp fope_pair. Pair j = (j, j + d/2) becomes
+/// one position, from the checkpoint's coefficients (handed over by the front end,
+/// analysis/check/fope_coefficients.hpp, as rope check reads them) and the one computation of (F2), models/fope.hpp
+/// fope_pair. Pair j = (j, j + d/2) becomes
 /// [[cos′_j, −sin′_j], [sin′_j, cos′_j]], which is ζ_j = cos′_j + i·sin′_j times z_j = x_j + i·x_(j+d/2): a rotation by
 /// arg ζ_j scaled by |ζ_j|; the padded pairs j ≥ K pass through (cos′ 1, sin′ 0, (F3) as vLLM @ 151a2c744a).
 #pragma once
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/models/fope.hpp"
 #include "rope/models/resolve.hpp"
@@ -25,11 +27,12 @@ struct FopeHead {
   long matrix = 0;    ///< the coefficients' matrix of that head: kv_head with fope_sep_head, else the one shared (0)
 };
 
-/// For a model with FoPE: its coefficients read from `coefficients` (a checkpoint directory or a .safetensors file)
-/// and `kv_head` checked; nullopt for a model without FoPE and no coefficients.
+/// For a model with FoPE: its coefficients read from the checkpoint its front end handed over (a checkpoint directory
+/// or a .safetensors file, read by the front end's reader) and `kv_head` checked; nullopt for a model without FoPE and
+/// no checkpoint.
 /// @throws InvalidArgument for a FoPE model without coefficients, coefficients for a model without FoPE, a key-value
 ///         head outside 0 … kv_heads − 1, a head given for a model without FoPE; as read_fope_coefficients.
-std::optional<FopeHead> fope_head(const ModelRope& rope, const std::string& coefficients,
+std::optional<FopeHead> fope_head(const ModelRope& rope, const FopeCheckpoint& coefficients,
                                   const std::optional<long>& kv_head);
 
 /// Every pair's scaled rotation at position m: cos′_j and sin′_j of (F2) (θ_D of the spec in float64, the kept

@@ -25,8 +25,9 @@ struct MatrixRequest {
   int digits = 6;                        ///< decimals printed per entry (0 … 17)
   bool float32 = false;                  ///< R_m as HF's float32 cos and sin give it (position only)
   bool figure = false;                   ///< a figure is asked for: it draws R_m (position only)
-  std::string coefficients;              ///< FoPE's checkpoint (fope_apply.hpp); "" when none was given
-  std::optional<long> kv_head;           ///< FoPE's key-value head (0 when not given)
+  FopeCheckpoint
+      coefficients;  ///< FoPE's checkpoint and its reader, from the front end (fope_apply.hpp); none by default
+  std::optional<long> kv_head;  ///< FoPE's key-value head (0 when not given)
 };
 
 struct MatrixRun {

@@ -1,0 +1,222 @@
+# The library's source files by layer (docs/architecture.md, "The library"), relative to src/: read by the native
+# build (src/CMakeLists.txt: one target per layer, each seeing only its own headers and those of the layers below)
+# and by the live page's (web/CMakeLists.txt: the layers' files less the few it cannot take, named there with the
+# reason for each). A new file of the library is one line here. The data compiled in (the presets, the family table)
+# is generated into the build tree (cmake/embedded_data.cmake) and belongs to models.
+#
+# The layers, from the bottom, each with the layers its files may include besides its own (what
+# tests/architecture/check_includes.py checks, and what the native build's include paths enforce):
+set(ROPE_LAYERS core io models plot analysis report)
+set(ROPE_CORE_BELOW "")
+set(ROPE_IO_BELOW core)
+set(ROPE_MODELS_BELOW core io)
+set(ROPE_PLOT_BELOW core io)
+set(ROPE_ANALYSIS_BELOW core io models)
+set(ROPE_REPORT_BELOW core io models plot analysis)
+
+set(ROPE_CORE_SOURCES
+  rope/core/apply.cpp
+  rope/core/dtype.cpp
+  rope/core/message.cpp
+  rope/core/frequencies.cpp
+  rope/core/parse.cpp
+  rope/core/suggest.cpp
+  rope/core/random_lanes.cpp
+  rope/core/rotation.cpp
+  rope/core/tensor_apply.cpp
+  rope/core/types.cpp
+  rope/core/workers.cpp
+)
+set(ROPE_IO_SOURCES
+  rope/io/atomic_file.cpp
+  rope/io/child_process.cpp
+  rope/io/csv.cpp
+  rope/io/gguf.cpp
+  rope/io/gguf_source.cpp
+  rope/io/interrupt.cpp
+  rope/io/npy.cpp
+  rope/io/safetensors.cpp
+  rope/io/tensor_file.cpp
+  rope/io/tensor_stream.cpp
+  rope/io/tensor_list.cpp
+  rope/io/tensor_directory.cpp
+  rope/io/torch_file.cpp
+  rope/io/po_file.cpp
+  rope/io/text_file.cpp
+  rope/io/utf8.cpp
+  rope/io/ggml_blocks.cpp
+  rope/io/weights_file.cpp
+)
+set(ROPE_MODELS_SOURCES
+  rope/models/axes.cpp
+  rope/models/fope.cpp
+  rope/models/vision_rope.cpp
+  rope/models/families/family_table.cpp
+  rope/models/gguf/gguf_config.cpp
+  rope/models/gguf/gguf_config_deepseek4.cpp
+  rope/models/gguf/gguf_config_heads.cpp
+  rope/models/gguf/gguf_config_indexer.cpp
+  rope/models/gguf/gguf_config_layers.cpp
+  rope/models/gguf/gguf_config_attention.cpp
+  rope/models/gguf/gguf_config_scaling.cpp
+  rope/models/gguf/llama_architectures.cpp
+  rope/models/hf/hf_config.cpp
+  rope/models/hf/hf_config_mrope.cpp
+  rope/models/hf/hf_config_fope.cpp
+  rope/models/hf/hf_config_vision.cpp
+  rope/models/hf/hf_config_scaling.cpp
+  rope/models/hf/hf_config_sequence.cpp
+  rope/models/hf/json_reader.cpp
+  rope/models/hf/hf_config_layers.cpp
+  rope/models/hf/hf_config_deepseek_v4.cpp
+  rope/models/hf/engine_lint.cpp
+  rope/models/layer_types.cpp
+  rope/models/longrope_rule.cpp
+  rope/models/model_config.cpp
+  rope/models/attention_scale.cpp
+  rope/models/hf/hf_config_attention.cpp
+  rope/models/hf/hf_fused_qkv.cpp
+  rope/models/mrope_positions.cpp
+  rope/models/xdrope_positions.cpp
+  rope/models/presets.cpp
+  rope/models/resolve.cpp
+  rope/models/rope_spec.cpp
+  rope/models/rope_float32.cpp
+  rope/models/scaling/longrope_engine.cpp
+  rope/models/scaling/scaling.cpp
+  rope/models/scaling/scaling_llama3.cpp
+  rope/models/scaling/scaling_longrope.cpp
+  rope/models/scaling/scaling_table.cpp
+  rope/models/scaling/scaling_warnings.cpp
+  rope/models/scaling/scaling_yarn.cpp
+)
+set(ROPE_PLOT_SOURCES
+  rope/plot/animation.cpp
+  rope/plot/figure.cpp
+  rope/plot/render.cpp
+  rope/plot/script.cpp
+  rope/plot/script_data.cpp
+  rope/plot/script_heatmap.cpp
+  rope/plot/text.cpp
+  rope/plot/ticks.cpp
+)
+set(ROPE_ANALYSIS_SOURCES
+  rope/analysis/check/check_layers.cpp
+  rope/analysis/dumps/cp_positions.cpp
+  rope/analysis/teaching/alibi.cpp
+  rope/analysis/teaching/attention.cpp
+  rope/analysis/calculators/bench.cpp
+  rope/analysis/calculators/bound.cpp
+  rope/analysis/calculators/bound_run.cpp
+  rope/analysis/check/angle_error.cpp
+  rope/analysis/check/check.cpp
+  rope/analysis/check/check_run.cpp
+  rope/analysis/check/check_diagnosis.cpp
+  rope/analysis/check/check_table.cpp
+  rope/analysis/check/check_no_rope.cpp
+  rope/analysis/check/check_mode.cpp
+  rope/analysis/check/check_kernel.cpp
+  rope/analysis/check/check_screen.cpp
+  rope/analysis/check/check_sample.cpp
+  rope/analysis/check/position_offset.cpp
+  rope/analysis/check/diff_run.cpp
+  rope/analysis/calculators/decay.cpp
+  rope/analysis/teaching/decay_run.cpp
+  rope/analysis/teaching/decay_xpos_run.cpp
+  rope/analysis/teaching/sections_run.cpp
+  rope/analysis/teaching/positions_run.cpp
+  rope/analysis/teaching/encodings_run.cpp
+  rope/analysis/teaching/attention_run.cpp
+  rope/analysis/dumps/dump.cpp
+  rope/analysis/check/dump_files.cpp
+  rope/analysis/dumps/dump_pair.cpp
+  rope/analysis/dumps/dump_slices.cpp
+  rope/analysis/dumps/dump_positions.cpp
+  rope/analysis/spectrum/spectrum.cpp
+  rope/analysis/check/dump_stream.cpp
+  rope/analysis/check/dump_diff.cpp
+  rope/analysis/check/expectation.cpp
+  rope/analysis/check/fope_coefficients.cpp
+  rope/analysis/check/fope_checkpoint.cpp
+  rope/analysis/teaching/explain.cpp
+  rope/analysis/teaching/explain_run.cpp
+  rope/analysis/calculators/extrapolation.cpp
+  rope/analysis/calculators/extrapolation_run.cpp
+  rope/analysis/identify/identify.cpp
+  rope/analysis/identify/identify_run.cpp
+  rope/analysis/identify/identify_axes.cpp
+  rope/analysis/identify/identify_pairs.cpp
+  rope/analysis/identify/identify_pairing.cpp
+  rope/analysis/identify/identify_theta.cpp
+  rope/analysis/identify/identify_vision.cpp
+  rope/analysis/verify/identity_check.cpp
+  rope/analysis/teaching/frequency_table.cpp
+  rope/analysis/inspect.cpp
+  rope/analysis/teaching/layouts.cpp
+  rope/analysis/teaching/layouts_run.cpp
+  rope/analysis/teaching/lesson_run.cpp
+  rope/analysis/teaching/motion.cpp
+  rope/analysis/weights/permutation.cpp
+  rope/analysis/weights/permute_run.cpp
+  rope/analysis/weights/weights_catalog.cpp
+  rope/analysis/weights/weights_match.cpp
+  rope/analysis/weights/weights_run.cpp
+  rope/analysis/calculators/precision.cpp
+  rope/analysis/calculators/precision_run.cpp
+  rope/analysis/verify/sinusoidal.cpp
+  rope/analysis/teaching/model_apply.cpp
+  rope/analysis/verify/verify.cpp
+  rope/analysis/verify/verify_run.cpp
+  rope/analysis/verify/verify_fast.cpp
+  rope/analysis/check/angle_table.cpp
+  rope/analysis/verify/axis_identities.cpp
+  rope/analysis/verify/xpos.cpp
+  rope/analysis/teaching/matrix_run.cpp
+  rope/analysis/teaching/apply_run.cpp
+  rope/analysis/teaching/wavelengths_run.cpp
+  rope/analysis/identify/identify_xdrope.cpp
+  rope/analysis/identify/identify_fope.cpp
+  rope/analysis/teaching/fope_apply.cpp
+)
+# A report's value and its printers (text through the catalog, CSV, JSON): what every front end emits.
+set(ROPE_REPORT_SOURCES
+  rope/report/tensor_list_report.cpp
+  rope/report/check_layers_report.cpp
+  rope/report/cp_positions_report.cpp
+  rope/report/apply_report.cpp
+  rope/report/axes_value.cpp
+  rope/report/bench_report.cpp
+  rope/report/bound_report.cpp
+  rope/report/check_report.cpp
+  rope/report/diff_report.cpp
+  rope/report/digits.cpp
+  rope/report/frequencies_report.cpp
+  rope/report/inspect_report.cpp
+  rope/report/lint_report.cpp
+  rope/report/dump_text.cpp
+  rope/report/explain_report.cpp
+  rope/report/extrapolation_report.cpp
+  rope/report/identify_report.cpp
+  rope/report/json.cpp
+  rope/report/layouts_report.cpp
+  rope/report/precision_report.cpp
+  rope/report/decay_report.cpp
+  rope/report/decay_xpos_report.cpp
+  rope/report/sections_report.cpp
+  rope/report/positions_report.cpp
+  rope/report/encodings_report.cpp
+  rope/report/attention_report.cpp
+  rope/report/lesson_report.cpp
+  rope/report/matrix_report.cpp
+  rope/report/permute_report.cpp
+  rope/report/model_text.cpp
+  rope/report/printing.cpp
+  rope/report/rope_text.cpp
+  rope/report/text.cpp
+  rope/report/value.cpp
+  rope/report/verify_report.cpp
+  rope/report/weights_report.cpp
+  rope/report/wavelengths_report.cpp
+  rope/report/written_text.cpp
+  rope/report/spectrum_report.cpp
+)
