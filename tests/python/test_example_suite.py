@@ -49,6 +49,7 @@ def test_the_cases_cover_the_public_bugs():
     assert ids == ["prefill", "long-positions", "batched-decode", "strided-q", "packed-sequences", "dtype-f16", "dtype-bf16"]
     long = next(c for c in rope.testing.cases(SPEC) if c.id == "long-positions")
     assert long.positions.max() > 131072 and 32768 in long.positions and 8192 in long.positions
+    assert 65504 in long.positions and 131071 in long.positions and 4095 in long.positions  # issue 78 item 4
     strided = next(c for c in rope.testing.cases(SPEC) if c.id == "strided-q")
     assert not strided.q.flags["C_CONTIGUOUS"]
     gemma = [str(c) for c in rope.testing.cases("gemma-3-27b")]

@@ -1092,6 +1092,21 @@ const std::vector<VariantRow> kVariantTable = {
      [](E) { return msg("angles computed in {0}", "f16"); },
      [](S c) { return angles_in(c, "f16"); },
      {not_fope, [](F f, Out out) { put(out, VariantKind::AnglesF16, f.expected, 0.0, DType::F16); }}},
+    {VariantKind::CosSinTableBf16,
+     "cos-sin-table-bf16",
+     kCompared,
+     "",
+     [](E) { return msg("a cos/sin table rounded to {0}", "bf16"); },
+     [](S) {
+       return msg(
+           "matches a cos/sin table rounded to {0} after float32 angles: cos and sin are cast to the model's dtype "
+           "before they multiply (keep the table in float32)",
+           "bf16");
+     },
+     {not_fope,
+      [](F f, Out out) {
+        put(out, VariantKind::CosSinTableBf16, f.expected, 0.0, DType::F32).table_type = DType::BF16;
+      }}},
     {VariantKind::NormScaled,
      "norm-scaled",
      kScreened,
