@@ -68,7 +68,9 @@ TEST_P(CheckNorms, AScaledOutputNormIsNamedWithItsFactor) {
   const double n1 = std::abs(c.scale - 1) / (2 * (epsilon(c.dtype) + angle_epsilon(default_angle_model(c.dtype))));
   if (n1 > 1.001) {
     ASSERT_TRUE(r.norm_ratio.has_value());
-    EXPECT_NEAR(*r.norm_ratio, n1, 1e-6 * n1);
+    // Within 1e-4: the bound's floor, 4 of the type's smallest subnormals (float16: 2.4e-7), takes 4e-5 of it at a
+    // pair of norm 3 (float16's 2·(ε_T + ε_A) = 1.95e-3 of ‖x‖); the other types' floors are far below.
+    EXPECT_NEAR(*r.norm_ratio, n1, 1e-4 * n1);
   } else {
     EXPECT_FALSE(r.norm_ratio.has_value());
   }
