@@ -49,6 +49,7 @@ def test_the_cases_cover_the_public_bugs():
     assert ids == ["prefill", "long-positions", "batched-decode", "strided-q", "packed-sequences", "dtype-f16", "dtype-bf16"]
     long = next(c for c in rope.testing.cases(SPEC) if c.id == "long-positions")
     assert long.positions.max() > 131072 and 32768 in long.positions and 8192 in long.positions
+    assert 65504 in long.positions and 131071 in long.positions and 4095 in long.positions  # issue 78 item 4
     strided = next(c for c in rope.testing.cases(SPEC) if c.id == "strided-q")
     assert not strided.q.flags["C_CONTIGUOUS"]
     gemma = [str(c) for c in rope.testing.cases("gemma-3-27b")]
@@ -74,3 +75,33 @@ def test_planted_bug_is_caught_by_name(bug, kernel, name):
 def test_correct_kernel_passes_check_implementation():
     result = rope.testing.check_implementation(numpy_kernel(), SPEC)
     assert result.passed, str(result)
+
+
+@pytest.mark.parametrize("dtype, scale", [("bf16", 1.05), ("f32", 1.05), ("bf16", 1.0)])
+def test_each_test_has_its_own_ratio(dtype, scale):
+    # Issue 78 item 7: HF's rotate_half in float64 (NumPy alone), the output times `scale`, stored in the dump's type.
+    # (N1)'s ratio on every pair is |s − 1|·‖x‖ / (2·(ε_T + ε_A)·‖x‖): 0.05 / (2·(2^-7 + 2^-23)) = 3.2 in bf16, within
+    # 0.25 (the bf16 rounding of the output moves a pair's norm by at most 2^-8 of it: 2^-8 / (2·2^-7) = 0.25).
+    rng = np.random.default_rng(78)
+    d, pos = 64, np.arange(32)
+    q = rng.standard_normal((32, 2, d)).astype(np.float32)
+    if dtype == "bf16":
+        q = to_bf16(q)
+    th = 10000.0 ** (-np.arange(0, d, 2) / d)
+    ang = pos[:, None] * th[None, :]
+    cos, sin = np.cos(np.concatenate([ang, ang], -1))[:, None], np.sin(np.concatenate([ang, ang], -1))[:, None]
+    x = q.astype(np.float64)
+    y = scale * (x * cos + np.concatenate([-x[..., d // 2:], x[..., :d // 2]], -1) * sin)
+    y = to_bf16(y.astype(np.float32)) if dtype == "bf16" else y.astype(np.float32)
+    report = rope.check(q, y, pos, {"head_dim": d, "rope_theta": 10000}, dtype=dtype)
+    eps = {"bf16": 2.0 ** -7, "f32": 2.0 ** -23}[dtype]
+    n1 = abs(scale - 1) / (2 * (eps + 2.0 ** -23))
+    if scale == 1.0:
+        assert report.passed and report.norm_ratio is None and report.element_ratio == report.max_ratio <= 1
+        return
+    assert report.norm_ratio == (pytest.approx(n1, abs=0.25) if dtype == "bf16" else pytest.approx(n1, rel=1e-4))
+    if dtype == "bf16":  # within (C1) element by element: the pair norms are the comparison
+        assert report.element_ratio <= 1 < report.max_ratio == report.norm_ratio
+    else:
+        assert report.element_ratio == report.max_ratio > 1
+    assert report.matches == "norm-scaled"

@@ -71,6 +71,9 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     head_offset         q [64, 4, 64], head 3 turned at 5000 + i, the other heads right: positions-offset per head,
                         found offset 5000, head 3
     cp_rank_contiguous  context-parallel rank 1 of 2 (contiguous: tokens 128 … 255) checked at rank 0's 0 … 127: +128
+    cos_sin_table_bf16  float32 angles, the cos/sin table rounded to bf16 before it multiplies a float32 q (SGLang PR
+                        #33117), positions 130816 … 131071: cos-sin-table-bf16; the same table in a bf16
+                        dump (cos_sin_table_bf16_in_bf16): PASS, its rounding within bf16's tolerance
     deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
                         channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
@@ -497,6 +500,20 @@ def main():
          text="matches the 64 rotated channels at 64–127 (offset 64) instead of 128–191",
          identify={"layout": "interleaved", "rotary_offset": 64, "rotary_dim": 64,
                    "text": "interleaved pairs on channels 64–127 (offset 64)"})
+    # SGLang PR #33117 (MRotaryEmbedding calls _match_cos_sin_cache_dtype(query), which casts the float32 cos/sin cache
+    # to the query's bf16 in place): angles m·θ in float32, cos and sin rounded to bf16, then q·cos + rotate_half(q)·sin
+    # in float32, at the last 256 positions below 131072. In a bf16 dump the same table is within bf16's
+    # tolerance (2^-9 of ‖x‖ at most against 16·2^-8): PASS.
+    post = np.arange(131072 - 256, 131072)
+    qt = q_of(len(post))
+    freqs = post.astype(np.float32)[:, None] * th[None, :]
+    emb = np.concatenate([freqs, freqs], axis=-1)
+    cos_t, sin_t = bf16_round(np.cos(emb))[:, None, :], bf16_round(np.sin(emb))[:, None, :]
+    save("cos_sin_table_bf16", qt, (qt * cos_t + rotate_half(qt) * sin_t).astype(np.float32), post, plain,
+         "cos-sin-table-bf16", text="matches a cos/sin table rounded to bf16 after float32 angles")
+    qt16 = bf16_round(qt)
+    save("cos_sin_table_bf16_in_bf16", qt16, bf16_round(qt16 * cos_t + rotate_half(qt16) * sin_t), post,
+         plain + ["--dtype", "bf16"], None, exit=0)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

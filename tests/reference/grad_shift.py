@@ -20,7 +20,8 @@ backward mistake is written by NumPy from its own formula (float64, stored float
 Shifted K caches (--shift) by NumPy: k = a·R(m)·x in float32 (HF's formulas above, YaRN factor 4 where named), then
 the shift k′ = R(δ)·k with cos and sin of δ·θ in float32, δ = −512; bf16 caches rounded after each step. The planted
 shift mistakes: the magnitude a applied again (a·R(δ)·k, the hypothesis of issue 66 on llama.cpp's build_rope_shift),
-the wrong sign (R(−δ)·k), the pass-through channels of a partial-rotary model turned too, no shift at all.
+the wrong sign (R(−δ)·k), the pass-through channels of a partial-rotary model turned too, no shift at all, δ applied twice (R(2δ)·k) and δ off
+by one (R(δ + 1)·k).
 
 Writes tests/reference/grad_shift/*.npy (bf16 as uint16 bit patterns: --bf16-bits) and the examples of docs/check.md,
 data/dumps/grad_*.npy and shift_*.npy. Checks itself: every correct
@@ -233,6 +234,10 @@ def shifts():
             if kind == "yarn" and dtype == "f32":
                 save("shift_yarn_f32_wrong_sign", shift32(k, inv, D, -DELTA))
                 save("shift_yarn_f32_not_shifted", k)
+            if kind == "default" and dtype == "f32":
+                # δ applied twice (k′ = R(2δ)·k) and δ off by one (R(δ + 1)·k): said in the shift's words (issue 78).
+                save("shift_default_f32_doubled", shift32(k, inv, D, 2 * DELTA))
+                save("shift_default_f32_off_by_one", shift32(k, inv, D, DELTA + 1))
     # A partial-rotary cache (the first 32 of 64 channels turn): the shift that turns the pass-through channels too.
     k, inv, _ = cache("default", D // 2, "f32", seed=17)
     save("shift_partial_f32_k", k)

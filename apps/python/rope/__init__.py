@@ -406,6 +406,10 @@ class Report:
 
     passed = property(lambda self: self.data["passed"])
     max_ratio = property(lambda self: self.data["max_ratio"])
+    # Each test's own ratio (docs/check.md "The tolerance model"): the elements' (C1), and the pair norms' (N1) where
+    # that test fails (None where every pair passes it: its largest is then not computed).
+    element_ratio = property(lambda self: self.data["element_ratio"])
+    norm_ratio = property(lambda self: self.data.get("norm_ratio"))
     failing = property(lambda self: self.data["failing"])
     total = property(lambda self: self.data["total"])
     failing_positions = property(lambda self: [tuple(p) for p in self.data["failing_positions"]])

@@ -73,7 +73,9 @@ def _long_positions(spec):
     """Positions up to and past the original context and max_position_embeddings, and at least 32k."""
     l0 = spec.original_max_position_embeddings or spec.max_position_embeddings or 4096
     top = spec.max_position_embeddings or l0
-    picks = {0, 1, 2, 255, 256, 4095, 4096, 8191, 8192, 32767, 32768, 32769, 65535}
+    # 65504 (float16's largest finite value: angles computed in float16 overflow from 65520) and 131071 (where imp PR
+    # #1325 measured fast-math sin 1e-2 off, its tests stopping at 40) beside the powers of two.
+    picks = {0, 1, 2, 255, 256, 4095, 4096, 8191, 8192, 32767, 32768, 32769, 65504, 65535, 131071}
     for p in (l0, top):
         picks.update({p - 2, p - 1, p, p + 1, p + 64})
     return np.array(sorted(p for p in picks if 0 <= p < 2 ** 24), dtype=np.int64)

@@ -96,6 +96,11 @@ const ModeCase kCases[] = {
      "before-equals-after", "", 0},
     {"ShiftPassThrough", CheckMode::Shift, "shift_partial_f32_k", "shift_partial_f32_passthrough",
      "partial-interleaved", false, "pass-through-changed", "channel", 32},
+    // --shift: δ applied twice and δ off by one (issue 78), said in the shift's words (ShiftMistakesInTheShiftsWords).
+    {"ShiftDoubled", CheckMode::Shift, "shift_default_f32_k", "shift_default_f32_doubled", "plain-interleaved", false,
+     "positions-offset", "offset", kModeDelta},
+    {"ShiftOffByOne", CheckMode::Shift, "shift_default_f32_k", "shift_default_f32_off_by_one", "plain-interleaved",
+     false, "positions-plus-one", "", 0},
 };
 
 CheckRequest mode_request(const ModeCase& c) {
@@ -159,6 +164,20 @@ TEST(CheckModes, ShiftTakesNoPositionsAndExpectsNoMagnitude) {
   q.dumps.positions.clear();
   q.settings.shift = 1e9;  // |δ| bounded as positions are (kMaxDumpPosition)
   EXPECT_THROW(run_check(q), InvalidArgument);
+}
+
+// --shift takes no positions: its mistakes are said as shifts, not as positions to give (issue 78).
+TEST(CheckModes, ShiftMistakesInTheShiftsWords) {
+  const std::size_t n = sizeof(kCases) / sizeof(kCases[0]);
+  ASSERT_STREQ(kCases[n - 2].name, "ShiftDoubled");
+  const std::string doubled = run_check(mode_request(kCases[n - 2])).report.diagnosis.message.en;
+  EXPECT_EQ(doubled, "matches a shift of -1024 = 2δ where δ = -512: the shift is applied twice");
+  const std::string off = run_check(mode_request(kCases[n - 1])).report.diagnosis.message.en;
+  EXPECT_EQ(off, "matches a shift of -511 where δ = -512: the shift is off by one (+1)");
+  for (const std::string& said : {doubled, off}) {
+    EXPECT_EQ(said.find("--positions"), std::string::npos);
+    EXPECT_EQ(said.find("positions off by one"), std::string::npos);
+  }
 }
 
 TEST(CheckModes, TheForwardCheckOfAGradientFails) {

@@ -208,6 +208,9 @@ enum class VariantKind {
   /// Issue 67 item 1: FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
   /// remote code): each padded pair is √2·R(π/4) where vLLM @ 151a2c744a lets it pass through (found "padded").
   FopeSinPaddedOne,
+  /// Issue 78 item 4: the cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies
+  /// (SGLang PR #33117: MRotaryEmbedding's _match_cos_sin_cache_dtype casts the float32 cache to the query's bf16).
+  CosSinTableBf16,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -221,6 +224,8 @@ struct Variant {
   double position_offset = 0;
   std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
   bool sequence_index = false;  ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
+  /// CosSinTableBf16: cos and sin rounded to this type after the angle (angle_type float32), before they multiply.
+  std::optional<DType> table_type;
   std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
   bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)
@@ -418,6 +423,13 @@ struct CheckReport {
   CheckDiagnosis diagnosis;
   bool only_position_zero = false;  ///< every position is 0: every layout agrees there
   std::vector<Message> notes;       ///< what else the dump says (a bf16 dump saved as float32)
+  /// Each test's own ratio (issue 78 item 7), beside comparison.max_ratio: the element test's (C1), and the pair-norm
+  /// test's (N1) where it fails (a pair that passes (N1) by a margin is screened without its ratio, so a passing
+  /// test's largest is not computed: then none) or was compared pair by pair; none for FoPE, which has no (N1).
+  double element_ratio = 0;
+  std::optional<double> norm_ratio;
+  /// `comparison` is the pair norms' (N1), not the elements' (C1): within (C1), the norm scaled (NormScaled).
+  bool comparison_is_norms = false;
 };
 
 /// One part of the sequence axis checked on its own: a batch row (laid along the sequence axis) or one of

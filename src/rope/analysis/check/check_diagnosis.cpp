@@ -317,6 +317,8 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   report.comparison = std::move(first[0]);
   if (expected.fope) first.emplace_back();  // no norm failing: passed
   const DumpComparison& norms = first[1];
+  report.element_ratio = report.comparison.max_ratio;
+  if (!expected.fope && !norms.passed()) report.norm_ratio = norms.max_ratio;
   // The output's norm scaled by s: the pairs fail (N1) and their mean norm ratio s is itself beyond (N1)'s bound,
   // so it is no rounding (an attention factor applied where none belongs, or a wrong one).
   const double s = norms.norm_scale();
@@ -328,6 +330,8 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
     ComparePass exact;
     exact.exact_norms = true;
     report.comparison = source.compare(start, positions, {by_norm}, exact).front();
+    report.comparison_is_norms = true;
+    report.norm_ratio = report.comparison.max_ratio;
     name_match(report, source, positions, VariantKind::NormScaled, {{"factor", s}});
     return report;
   }

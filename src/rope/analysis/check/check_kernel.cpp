@@ -173,6 +173,18 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   return p;
 }
 
+/// A table value v (a cos or a sin) rounded to `type`; adds to *steps one step of the type at v where v ± bound rounds
+/// elsewhere (the element then differs by at most |x_a|·step + |x_b|·step ≤ ‖x‖·Σ steps).
+double table_value(DType type, double v, double bound, double* steps) {
+  const double r = round_to(type, v);
+  if (round_to(type, v - bound) != r || round_to(type, v + bound) != r) {
+    int e = 0;
+    std::frexp(std::max(std::abs(v) + bound, std::numeric_limits<double>::min()), &e);
+    *steps += std::ldexp(epsilon(type), e - 1);
+  }
+  return r;
+}
+
 /// cos, sin and the angle term of (C1) of every pair at position p; for a split map (HF's XD-RoPE) those of the
 /// pairs' second channels after them, at half + i.
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
@@ -209,9 +221,17 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     }
     const int at = part * u.half;
     for (int i = 0; i < u.half; ++i) {
-      cs[at + i] = *scale * std::cos(phi[i]);
-      sn[at + i] = *scale * std::sin(phi[i]) * (flipped ? -1.0 : 1.0);
-      term[at + i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
+      const double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
+      double c = std::cos(phi[i]), sn_i = std::sin(phi[i]), steps = 0;
+      if (u.variant->table_type) {
+        // A table rounded to its type (CosSinTableBf16): cos and sin rounded; where the kernel's own float32 angle
+        // (within twice the bound of ours) may round to the neighbouring value, one step of the type more.
+        c = table_value(*u.variant->table_type, c, 2 * angle_bound, &steps);
+        sn_i = table_value(*u.variant->table_type, sn_i, 2 * angle_bound, &steps);
+      }
+      cs[at + i] = *scale * c;
+      sn[at + i] = *scale * sn_i * (flipped ? -1.0 : 1.0);
+      term[at + i] = *scale * (2 * u.eps_t + angle_bound + steps / kToleranceSafety);
     }
   }
 }

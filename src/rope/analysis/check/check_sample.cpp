@@ -117,6 +117,8 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
   whole.notes.insert(whole.notes.end(), r.notes.begin(), r.notes.end());
   r.notes = std::move(whole.notes);
   r.comparison = std::move(whole.comparison);
+  r.element_ratio = whole.element_ratio, r.norm_ratio = whole.norm_ratio;  // the whole dump's tests, as comparison
+  r.comparison_is_norms = whole.comparison_is_norms;
   return r;
 }
 

@@ -189,6 +189,21 @@ std::optional<double> found_named(S c, const std::string& key) {
   return std::nullopt;
 }
 
+/// --shift (H1): the keys turned by δ + extra where δ is given, in the shift's words (the mode takes no positions).
+Message shift_off_says(S c, double extra) {
+  const double delta = c.expected.shift, got = delta + extra;
+  if (delta != 0 && got == 2 * delta)
+    return msg("matches a shift of {0} = 2δ where δ = {1}: the shift is applied twice", format_number(got),
+               format_number(delta));
+  if (std::abs(extra) == 1)
+    return msg("matches a shift of {0} where δ = {1}: the shift is off by one ({2})", format_number(got),
+               format_number(delta), fmt::format("{:+}", extra));
+  return msg(
+      "matches a shift of {0} where δ = {1} ({2}): δ is computed from other positions than the keys' old and new "
+      "ones",
+      format_number(got), format_number(delta), fmt::format("{:+}", extra));
+}
+
 Message positions_offset_says(S c) {
   if (const std::optional<double> cp = found_named(c, "cp_size")) {
     const auto layout = static_cast<CpLayout>(static_cast<int>(*found_named(c, "layout")));
@@ -241,6 +256,7 @@ Message positions_offset_says(S c) {
         pieces);
   }
   const double delta = found_value(c), first = c.positions.front()[0];
+  if (c.expected.mode == CheckMode::Shift) return shift_off_says(c, delta);  // --shift takes no positions
   return msg(
       "matches every position shifted by {0} (the first at {1} where the positions given start at {2}): the "
       "positions are missing or offset; give the dump's own ({3})",
@@ -657,14 +673,20 @@ const std::vector<VariantRow> kVariantTable = {
      kCompared,
      "",
      [](E) { return msg("positions shifted by {0}", "+1"); },
-     [](S) { return msg("matches positions shifted by {0}: positions off by one", "+1"); },
+     [](S c) {
+       return c.expected.mode == CheckMode::Shift ? shift_off_says(c, 1.0)
+                                                  : msg("matches positions shifted by {0}: positions off by one", "+1");
+     },
      {always, [](F f, Out out) { put(out, VariantKind::PositionsPlusOne, f.expected, 1.0); }}},
     {VariantKind::PositionsMinusOne,
      "positions-minus-one",
      kCompared,
      "",
      [](E) { return msg("positions shifted by {0}", "-1"); },
-     [](S) { return msg("matches positions shifted by {0}: positions off by one", "-1"); },
+     [](S c) {
+       return c.expected.mode == CheckMode::Shift ? shift_off_says(c, -1.0)
+                                                  : msg("matches positions shifted by {0}: positions off by one", "-1");
+     },
      {always, [](F f, Out out) { put(out, VariantKind::PositionsMinusOne, f.expected, -1.0); }}},
     {VariantKind::YarnWithoutExtFactor,
      "yarn-without-ext-factor",
@@ -1092,6 +1114,21 @@ const std::vector<VariantRow> kVariantTable = {
      [](E) { return msg("angles computed in {0}", "f16"); },
      [](S c) { return angles_in(c, "f16"); },
      {not_fope, [](F f, Out out) { put(out, VariantKind::AnglesF16, f.expected, 0.0, DType::F16); }}},
+    {VariantKind::CosSinTableBf16,
+     "cos-sin-table-bf16",
+     kCompared,
+     "",
+     [](E) { return msg("a cos/sin table rounded to {0}", "bf16"); },
+     [](S) {
+       return msg(
+           "matches a cos/sin table rounded to {0} after float32 angles: cos and sin are cast to the model's dtype "
+           "before they multiply (keep the table in float32)",
+           "bf16");
+     },
+     {not_fope,
+      [](F f, Out out) {
+        put(out, VariantKind::CosSinTableBf16, f.expected, 0.0, DType::F32).table_type = DType::BF16;
+      }}},
     {VariantKind::NormScaled,
      "norm-scaled",
      kScreened,

@@ -598,6 +598,9 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   }
   for (const long s : id.jumps) {
     const auto i = static_cast<std::size_t>(s);
+    // The dump's position equal to the one given there: the dump departs from the given positions before this index
+    // and comes back to them here, which the departure's own note says ("0, not 0" said nothing).
+    if (p[i] == positions[i] + id.position_offset) continue;
     if (p[i] <= p[i - 1]) {
       id.notes.push_back(
           msg("the positions restart at index {0}: the dump's position there is {1}, not {2} (chunked prefill "
@@ -608,7 +611,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
                              positions[i] + id.position_offset));
     }
   }
-  if (id.held_from >= 0) {
+  if (id.held_from >= 0 && id.held_position != given[static_cast<std::size_t>(id.held_from)]) {
     const auto i = static_cast<std::size_t>(id.held_from);
     id.notes.push_back(
         msg("the positions stop at index {0}: from there on every vector is turned at position {1}, not {2} and beyond "
