@@ -33,6 +33,7 @@ set(ROPE_IO_SOURCES
   rope/io/csv.cpp
   rope/io/gguf.cpp
   rope/io/gguf_source.cpp
+  rope/io/input_files.cpp
   rope/io/interrupt.cpp
   rope/io/npy.cpp
   rope/io/safetensors.cpp

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rope/core/error.hpp"
+#include "rope/io/input_files.hpp"
 #include "rope/io/interrupt.hpp"
 
 namespace rope {
@@ -27,27 +28,12 @@ namespace fs = std::filesystem;
 
 thread_local StagedOutputs* g_batch = nullptr;
 
-/// The files read while a batch is open (device, inode), on any thread; `g_open_batches` counts the open batches.
-std::mutex g_inputs_mutex;
-std::vector<std::pair<dev_t, ino_t>> g_inputs;
-int g_open_batches = 0;
-
-void note_input(const struct stat& st) {
-  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
-  if (g_open_batches == 0) return;
-  const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
-  if (std::find(g_inputs.begin(), g_inputs.end(), id) == g_inputs.end()) g_inputs.push_back(id);
-}
-
 [[noreturn]] void refuse_input(const std::string& target) {
   throw InvalidArgument(
       error_msg("'{0}' is a file this run reads and is named as an output: an output never replaces an input", target));
 }
 
-bool is_input(const struct stat& st) {
-  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
-  return std::find(g_inputs.begin(), g_inputs.end(), std::pair<dev_t, ino_t>{st.st_dev, st.st_ino}) != g_inputs.end();
-}
+bool is_input(const struct stat& st) { return is_noted_input(st.st_dev, st.st_ino); }
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -344,16 +330,6 @@ void take_back(StagedOutputs::Staged& s) {
 
 void set_anonymous_temporaries(bool on) { g_anonymous = on; }
 
-void note_input_file(int fd) {
-  struct stat st {};
-  if (fd >= 0 && ::fstat(fd, &st) == 0) note_input(st);
-}
-
-void note_input_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) note_input(st);
-}
-
 void StagedOutputs::commit() {
   for (const auto& s : staged_) {  // an output never replaces a file the run read, whoever named it
     struct stat st {};
@@ -427,14 +403,12 @@ void StagedOutputs::commit() {
 
 OutputBatch::OutputBatch() : previous_(g_batch) {
   g_batch = &outputs_;
-  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
-  ++g_open_batches;
+  begin_noting_inputs();
 }
 
 OutputBatch::~OutputBatch() {
   g_batch = previous_;
-  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
-  if (--g_open_batches == 0) g_inputs.clear();
+  end_noting_inputs();
 }
 
 StagedOutputs* current_output_batch() { return g_batch; }

@@ -29,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rope/io/input_files.hpp"
+
 namespace rope {
 
 /// How long commit() waits for a reader to open a FIFO that is an output.
@@ -97,7 +99,8 @@ class StagedOutputs {
   /// swaps the files with their targets, in the order staged; when one fails, the ones before it are
   /// swapped back and the old files stay.
   /// @throws IoError "cannot write 'TARGET': <reason>"
-  /// @throws InvalidArgument when a target is a file the run read (note_input_file), nothing changed; IoError.
+  /// @throws InvalidArgument when a target is a file the run read (note_input_file, input_files.hpp), nothing changed;
+  /// IoError.
   void commit();
 
   struct Staged;  ///< (private)
@@ -126,13 +129,6 @@ class OutputBatch {
   StagedOutputs outputs_;
   StagedOutputs* previous_;
 };
-
-/// Notes that the run reads the file open on `fd` (or at `path`, links followed): while an OutputBatch is open, every
-/// reader of rope/io/ notes the files it opens, and commit() refuses to replace one of them (InvalidArgument naming
-/// the file, before any output is put in place), whichever option, directory or index named it: an output never
-/// replaces an input. Outside a batch nothing is kept. Any thread.
-void note_input_file(int fd);
-void note_input_file(const std::string& path);
 
 /// Whether temporary files start anonymous (O_TMPFILE, named only at commit) where the file system
 /// has them (the default), or with a name from the start (for tests of that path).

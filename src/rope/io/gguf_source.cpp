@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "rope/core/error.hpp"
-#include "rope/io/atomic_file.hpp"
+#include "rope/io/input_files.hpp"
 #include "rope/io/gguf.hpp"
 
 namespace rope {

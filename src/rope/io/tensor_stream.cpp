@@ -13,7 +13,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/simd.hpp"
-#include "rope/io/atomic_file.hpp"
+#include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
 
 namespace rope {

@@ -11,7 +11,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
-#include "rope/io/atomic_file.hpp"
+#include "rope/io/input_files.hpp"
 
 namespace rope {
 

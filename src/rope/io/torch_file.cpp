@@ -30,7 +30,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
-#include "rope/io/atomic_file.hpp"
+#include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_stream.hpp"
 

@@ -15,7 +15,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
-#include "rope/io/atomic_file.hpp"
+#include "rope/io/input_files.hpp"
 #include "rope/io/ggml_blocks.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
