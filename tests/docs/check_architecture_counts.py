@@ -4,7 +4,9 @@
 Each claim is a sentence of the page with its number, found by a pattern, and the number the tree gives:
 the commands (the rows of kCommands, apps/rope/cli/commands.hpp, as tests/hardening/cases.py reads them),
 the lines of `rope check`'s run_check (cmd_check.cpp, its signature to its closing brace), the library's
-layers (cmake/library_sources.cmake) and the files the live page leaves out (web/CMakeLists.txt). A sentence
+layers (cmake/library_sources.cmake), the places a command on the report layer takes (command_places: its run,
+its report, its command, its row, its tests, its docs and its Chinese) and how many commands are in all of them,
+in all but a report test of their own, and in fewer. A sentence
 that is gone, or a number that is not the tree's, fails the test naming both.
 
 Usage: check_architecture_counts.py ROOT
@@ -45,14 +47,70 @@ def layers(root):
     return len(m.group(1).split())
 
 
+def command_places(root, name):
+    """{place: whether the tree has it} for command `name`: the 13 places docs/architecture.md lists for a command on
+    the report layer ("Adding something")."""
+    import glob
+    lib, rows, tests, cli, errors, po = (read(root, rel) for rel in (
+        "cmake/library_sources.cmake", "apps/rope/cli/commands.hpp", "tests/CMakeLists.txt", "docs/cli.md",
+        "docs/errors.md", "po/zh_CN.po"))
+    command = os.path.join(root, "apps", "rope", "cli", "commands", f"cmd_{name}.cpp")
+    described = None  # the command's description, the first text of `rope --help` a translator sees
+    if os.path.exists(command):
+        m = re.search(r'add_subcommand\(\s*"' + name + r'",\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)', read(root, command))
+        if m:
+            described = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+    return {
+        "its run, src/rope/analysis/<folder>/<name>_run.hpp": bool(glob.glob(
+            os.path.join(root, "src", "rope", "analysis", "*", f"{name}_run.hpp"))),
+        "its run, <name>_run.cpp": bool(glob.glob(os.path.join(root, "src", "rope", "analysis", "*", f"{name}_run.cpp"))),
+        "its report, src/rope/report/<name>_report.hpp": os.path.exists(
+            os.path.join(root, "src", "rope", "report", f"{name}_report.hpp")),
+        "its report, <name>_report.cpp": os.path.exists(os.path.join(root, "src", "rope", "report", f"{name}_report.cpp")),
+        "both in cmake/library_sources.cmake": f"/{name}_run.cpp" in lib and f"/{name}_report.cpp" in lib,
+        "apps/rope/cli/commands/cmd_<name>.cpp": os.path.exists(command),
+        "its row of kCommands": f'{{"{name}",' in rows,
+        "tests/cli/test_cmd_<name>.cpp": os.path.exists(os.path.join(root, "tests", "cli", f"test_cmd_{name}.cpp")),
+        "tests/report/test_<name>_report.cpp": os.path.exists(
+            os.path.join(root, "tests", "report", f"test_{name}_report.cpp")),
+        "its line in tests/CMakeLists.txt": f"report/test_{name}_report.cpp" in tests,
+        "its section of docs/cli.md": f"<!-- rope_docgen: options of rope {name} -->" in cli,
+        "its limits in docs/errors.md": f"rope {name}" in errors,
+        "its Chinese in po/zh_CN.po": described is not None and f'msgid "{described}"' in po,
+    }
+
+
+def places_counts(root):
+    """(places, commands in all, commands in all but the report test and its line, commands in fewer)."""
+    counts = [command_places(root, name) for name in sorted(commands_rows(root))]
+    places = len(counts[0])
+    missing = [sorted(k for k, v in c.items() if not v) for c in counts]
+    report_test = sorted(["its line in tests/CMakeLists.txt", "tests/report/test_<name>_report.cpp"])
+    return (places, sum(1 for m in missing if not m), sum(1 for m in missing if m == report_test),
+            sum(1 for m in missing if m and m != report_test))
+
+
+def commands_rows(root):
+    sys.path.insert(0, os.path.join(root, "tests", "hardening"))
+    import cases  # noqa: E402
+    return cases.command_rows(root)
+
+
 def claims(root):
     """(what, pattern with one number group, the tree's number)."""
+    places = places_counts(root)
     return [
         ("the commands, kCommands' rows", r"building all (\w+) commands' options", commands(root)),
         ("run_check's lines, apps/rope/cli/commands/cmd_check.cpp", r"cmd_check\.cpp's `run_check` is (\w+) lines",
          function_lines(root, "apps/rope/cli/commands/cmd_check.cpp", "run_check")),
         ("the library's layers, cmake/library_sources.cmake ROPE_LAYERS", r"the (\w+) layers are one CMake target each",
          layers(root)),
+        ("the places of a command on the report layer (command_places)",
+         r"A command on the report layer takes up to (\w+) files", places[0]),
+        ("the commands in all of them", r"today (\w+) commands \(`diff` and `identify`\) are in all of them", places[1]),
+        ("the commands in all but a report test of their own", r"(\w+) are in all but a report test of their own",
+         places[2]),
+        ("the commands in fewer", r"and (\w+) in fewer", places[3]),
     ]
 
 
