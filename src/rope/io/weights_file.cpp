@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -403,6 +404,20 @@ std::vector<float> read_weight(const WeightFile& file, const WeightTensor& t) {
     ggml_decode(*type, buffer.data(), k, out.data() + done);
   }
   return out;
+}
+
+std::vector<float> read_finite_weight(const WeightFile& file, const WeightTensor& t, std::size_t checked) {
+  std::vector<float> values = read_weight(file, t);
+  const std::size_t n = std::min(checked, values.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(values[i])) {
+      const std::string& holder = t.file < file.files.size() ? file.files[t.file] : file.path;  // the shard
+      throw InvalidArgument(error_msg("{0}: {1} holds a value that is not a finite number ({2} at element {3})",
+                                      escape_for_message(holder), escape_for_message(t.name),
+                                      static_cast<double>(values[i]), i));
+    }
+  }
+  return values;
 }
 
 }  // namespace rope

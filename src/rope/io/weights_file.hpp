@@ -71,6 +71,13 @@ WeightFile open_weights(const std::string& path);
 ///         file is shorter than its header said.
 std::vector<float> read_weight(const WeightFile& file, const WeightTensor& tensor);
 
+/// read_weight, with its first `checked` values (all of them by default) each a finite number, else refused naming the
+/// file that holds the tensor (a shard of an index), the tensor and the first element that is not: a NaN or infinite
+/// weight, or a GGUF block scale, would make every residual computed from it NaN.
+/// @throws InvalidArgument as read_weight does, and for a value that is not finite.
+std::vector<float> read_finite_weight(const WeightFile& file, const WeightTensor& tensor,
+                                      std::size_t checked = static_cast<std::size_t>(-1));
+
 /// The weight_map of a model.safetensors.index.json's text: (tensor, shard file name) pairs, sorted by tensor.
 /// A shard name must be a plain file name (no '/', not "." or ".."). `name` starts every message.
 /// @throws InvalidArgument for malformed JSON, a missing or empty weight_map, a value that is not such a name,

@@ -3,7 +3,6 @@
 // opens no file (the live page, web/) compiles those rules without it.
 #include "rope/analysis/check/fope_coefficients.hpp"
 
-#include <cmath>
 #include <cstddef>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -73,16 +72,10 @@ FopeCoefficients read_fope_coefficients(const std::string& path, const FopeConfi
       throw InvalidArgument(error_msg("{0}: {1} has {2} elements, more than the limit of {3} for FoPE's coefficients",
                                       path, t.name, t.elements(), kMaxFopeCoefficientElements));
     }
-    const std::vector<float> values = read_weight(file, t);
     const std::size_t n = static_cast<std::size_t>(c.heads * K * K);  // the shared matrix: the first one
+    const std::vector<float> values = read_finite_weight(file, t, n);
     std::vector<double>& out = which == "cos_coef" ? c.cos : c.sin;
     out.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(out[i])) {
-        throw InvalidArgument(error_msg("{0}: {1} holds a value that is not a finite number ({2} at element {3})", path,
-                                        t.name, out[i], i));
-      }
-    }
     (which == "cos_coef" ? c.cos_name : c.sin_name) = t.name;
   }
   return c;

@@ -217,22 +217,6 @@ std::vector<float> fused_part(std::vector<float> values, const std::optional<Fus
   return out;
 }
 
-/// A q/k tensor as read (dequantized): every value a finite number, else refused naming its file (the shard), the
-/// tensor and the first element that is not (a NaN or infinite weight, or a GGUF block scale, would make every
-/// residual NaN).
-std::vector<float> finite_weight(const WeightFile& w, const WeightTensor& t) {
-  std::vector<float> values = read_weight(w, t);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) {
-      const std::string& file = t.file < w.files.size() ? w.files[t.file] : w.path;  // the shard that holds it
-      throw InvalidArgument(error_msg("{0}: {1} holds a value that is not a finite number ({2} at element {3})",
-                                      escape_for_message(file), escape_for_message(t.name),
-                                      static_cast<double>(values[i]), i));
-    }
-  }
-  return values;
-}
-
 void note_dtype(WeightSide& side, const std::string& dtype) {
   if (std::find(side.dtypes.begin(), side.dtypes.end(), dtype) == side.dtypes.end()) side.dtypes.push_back(dtype);
 }
@@ -305,8 +289,8 @@ WeightsRun run_weights(const WeightsRequest& request) {
       throw InvalidArgument(error_msg("tensor '{0}': {1} rows are not {2} heads of an even number of rows",
                                       escape_for_message(c->name), out.rows, out.heads));
     }
-    r_values = fused_part(finite_weight(ref, *r), r_rows.fused, out.cols);
-    c_values = fused_part(finite_weight(cand, *c), c_rows.fused, out.cols);
+    r_values = fused_part(read_finite_weight(ref, *r), r_rows.fused, out.cols);
+    c_values = fused_part(read_finite_weight(cand, *c), c_rows.fused, out.cols);
     const WeightRows rr{r_values.data(), out.rows, out.cols};
     const WeightRows cc{c_values.data(), out.rows, out.cols};
     const WeightShape shape{out.rows, out.heads, run.candidate.n_head, out.kind == 'k'};
