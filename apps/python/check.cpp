@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <fmt/ranges.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -28,6 +30,7 @@
 #include "rope/report/text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_stream.hpp"
 
@@ -193,6 +196,59 @@ void set_python_mode(Prepared& p, bool grad, const py::object& shift, bool posit
     p.trial.expectation = [inner = p.trial.expectation, mode, delta](const ModelRope& layer, Message& where) {
       RopeExpectation e = inner(layer, where);
       set_mode(e, mode, delta);
+      return e;
+    };
+  }
+}
+
+/// rope.check(shift_map=) as float64 [n, 2] (old, new) per key: each key's δ = new − old (the positions of the check)
+/// and the largest |δ| (the expectation's largest position), refused with positions, grad or shift.
+struct ShiftMapDeltas {
+  bool given = false;
+  py::array_t<double> deltas;
+  std::optional<double> largest;
+};
+
+ShiftMapDeltas shift_map_deltas(const py::object& shift_map, const py::object& positions, bool grad,
+                                const py::object& shift) {
+  ShiftMapDeltas out;
+  if (shift_map.is_none()) return out;
+  const std::string name = option_name("shift_map");
+  if (grad || !shift.is_none())
+    throw InvalidArgument(error_msg("{0} excludes {1}", name, option_name(grad ? "grad" : "shift")));
+  if (!positions.is_none()) {
+    throw InvalidArgument(
+        error_msg("{0} turns each key by its own δ = new − old: leave out {1}", name, option_name("positions")));
+  }
+  const TensorData t = float_tensor(shift_map);
+  if (t.shape.size() != 2 || t.shape[1] != 2) {
+    throw InvalidArgument(error_msg("{0}: shape [{1}] is not [n, 2], a row (old, new) per key", name,
+                                    fmt::format("{}", fmt::join(t.shape, ", "))));
+  }
+  const auto n = static_cast<py::ssize_t>(t.shape[0]);
+  out.given = true;
+  out.deltas = py::array_t<double>(n);
+  double largest = 0;
+  for (py::ssize_t r = 0; r < n; ++r) {
+    const double o = t.values[static_cast<std::size_t>(2 * r)], w = t.values[static_cast<std::size_t>(2 * r + 1)];
+    if (!(std::abs(w - o) <= kMaxDumpPosition)) {
+      throw InvalidArgument(
+          error_msg("{0}: row {1} moves a key by {2} − {3}, beyond 2^24", name, r, format_number(w), format_number(o)));
+    }
+    out.deltas.mutable_at(r) = w - o;
+    largest = std::max(largest, std::abs(w - o));
+  }
+  out.largest = largest;
+  return out;
+}
+
+/// The shift-map mode (H2) on the expectation of the default layer type and each one tried.
+void set_shift_map_mode(Prepared& p) {
+  set_mode(p.expected, CheckMode::ShiftMap);
+  if (p.trial.expectation) {
+    p.trial.expectation = [inner = p.trial.expectation](const ModelRope& layer, Message& where) {
+      RopeExpectation e = inner(layer, where);
+      set_mode(e, CheckMode::ShiftMap);
       return e;
     };
   }
@@ -401,20 +457,28 @@ void bind_check(py::module_& m) {
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
-         const py::object& shift, bool strict_order, const std::string& coefficients) {
+         const py::object& shift, bool strict_order, const std::string& coefficients, const py::object& shift_map) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
+        // shift_map= (rope check --shift-map, (H2)): each key at its δ = new − old, which become the positions.
+        const ShiftMapDeltas map = shift_map_deltas(shift_map, positions, grad, shift);
         TensorData tb, ta;  // their geometry: the values stay in the arrays
         tb.shape = b.header.shape, tb.dtype = b.header.dtype, tb.stored = b.header.stored;
         ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
         const std::optional<double> delta =
             shift.is_none() ? std::nullopt : std::optional<double>(shift.cast<double>());
         const auto check_as = [&](const std::string& order) {
-          DumpPairInput in = pair_input(positions, starts, order, patches, rope_delta);
+          DumpPairInput in =
+              pair_input(map.given ? py::object(map.deltas) : positions, starts, order, patches, rope_delta);
           in.geometry_only = true;
           if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
-          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, delta, coefficients);
-          set_python_mode(p, grad, shift, !positions.is_none());
+          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, map.given ? map.largest : delta,
+                               coefficients);
+          if (map.given) {
+            set_shift_map_mode(p);
+          } else {
+            set_python_mode(p, grad, shift, !positions.is_none());
+          }
           StreamSource source(TensorStream::in_memory(b.data, b.header, "before"),
                               TensorStream::in_memory(a.data, a.header, "after"), p.pair.axes,
                               p.pair.segments_are_rows);
@@ -429,7 +493,8 @@ void bind_check(py::module_& m) {
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
-      py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "");
+      py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "",
+      py::arg("shift_map") = py::none());
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

@@ -2,6 +2,7 @@
 // exit code, the diagnosis of each planted bug, the JSON, and one-line errors for bad files and shapes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -409,6 +410,57 @@ TEST(CmdCheck, ModesRefuseWhatDoesNotFit) {
   expect_one_line_error(check_mode(k, k, {"--shift=-512", "--positions", "0:8"}), 2,
                         "--shift turns every key by the same δ: leave out --positions");
   expect_one_line_error(check_mode(k, k, {"--shift=1e9"}), 2, "--shift: position 1000000000 is outside [-2^24, 2^24]");
+}
+
+// --shift-map (issue 78 item 3) on the corpus's dumps of tests/reference/shift_map.py (the verdicts are
+// tests/analysis/check/test_check_mode.cpp's): the mode and the found offset in the JSON, the sentence in the map's
+// words, the Chinese, and the refusals in one line.
+const std::string kShiftMapDumps = std::string(ROPE_VARIANT_DUMPS) + "/../corpus/shift_map/";
+
+test::Result check_shift_map(const std::string& after, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"check",
+                                   "--before",
+                                   kShiftMapDumps + "k_f32.npy",
+                                   "--after",
+                                   kShiftMapDumps + after + ".npy",
+                                   "--layout",
+                                   "half",
+                                   "--angles",
+                                   "float32"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return rope_cli(args);
+}
+
+TEST(CmdCheck, ShiftMapNamesTheModeAndTheOffset) {
+  const std::string map = kShiftMapDumps + "map.csv";
+  const auto ok = check_shift_map("f32_correct", {"--shift-map", map});
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_THAT(test::unwrapped(ok.out), HasSubstr("shift map: before is the K cache, after each key moved"));
+  const auto off = check_shift_map("f32_offset", {"--shift-map", map, "--json"});
+  EXPECT_EQ(off.code, 1) << off.err;
+  const auto j = nlohmann::json::parse(off.out);
+  EXPECT_EQ(j["mode"], "shift-map");
+  EXPECT_EQ(j["diagnosis"]["matches"], "shift-map-offset");
+  EXPECT_EQ(j["diagnosis"]["found"]["offset"], 3775);
+  const auto sign = check_shift_map("f32_sign", {"--shift-map", kShiftMapDumps + "map.npy", "--lang", "zh"});
+  EXPECT_EQ(sign.code, 1);
+  EXPECT_THAT(test::unwrapped(sign.out), HasSubstr("old − new"));
+  EXPECT_THAT(test::unwrapped(sign.out), HasSubstr("模式"));
+}
+
+TEST(CmdCheck, ShiftMapRefusesWhatDoesNotFit) {
+  const std::string map = kShiftMapDumps + "map.csv";
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", map, "--grad"}), 2,
+                        "--grad excludes --shift-map");
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", map, "--shift=-3"}), 2,
+                        "--shift excludes --shift-map");
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", map, "--positions", "0:48"}), 2,
+                        "--shift-map turns each key by its own δ = new − old: leave out --positions");
+  const std::string rows = ::testing::TempDir() + "cmd_check_shift_map_rows.csv";
+  std::ofstream(rows) << "old,new\n7,0\n9,1\n";
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", rows}), 2,
+                        "holds 2 rows (old, new) for a dump of 48 keys: a row per key");
+  std::remove(rows.c_str());
 }
 
 }  // namespace

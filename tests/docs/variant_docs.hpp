@@ -263,6 +263,18 @@ inline const std::vector<VariantDoc> kVariantDocs = {
      R"md(`the gradient is wrong on channels 8–15 (8 channels) of every vector, not 0, and right on the others`)md",
      R"md(one channel range wrong, not 0, in every vector (a `--grad` check, `found.channel`, `found.channels`))md",
      R"md(a kernel writing part of the head; [the modes](#modes-the-backward---grad-and-a-k-cache-shifted-in-place---shift) above)md"},
+    {"shift-map-offset",
+     R"md(`matches every key turned by new − old +3: the new positions are all off by +3`)md",
+     R"md(k′ = R(new + c − old)·k for one constant c (a `--shift-map` check, `found.offset`))md",
+     R"md(the new positions counted with the evicted tokens left in, or from another start (VeloxQuant #137); [re-rotated key by key](#a-k-cache-re-rotated-key-by-key---shift-map) below)md"},
+    {"shift-map-not-rotated",
+     R"md(`the keys after the move equal the keys before`)md",
+     R"md(k′ = k: the keys moved to their new slots, not turned (a `--shift-map` check))md",
+     R"md(a cache compacted without re-rotating its keys; [re-rotated key by key](#a-k-cache-re-rotated-key-by-key---shift-map) below)md"},
+    {"shift-map-sign",
+     R"md(`matches every key turned by old − new instead of new − old`)md",
+     R"md(k′ = R(old − new)·k (a `--shift-map` check))md",
+     R"md(δ computed as old − new; [re-rotated key by key](#a-k-cache-re-rotated-key-by-key---shift-map) below)md"},
 };
 // clang-format on
 

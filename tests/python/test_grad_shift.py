@@ -66,3 +66,25 @@ def test_modes_refuse_what_does_not_fit(dumps):
         rope.check(k, k, POSITIONS, spec, shift=-512)
     with pytest.raises(ValueError, match="excludes"):
         rope.check(k, k, POSITIONS, spec, grad=True, shift=-512)
+
+
+def test_shift_map_moves_each_key_by_its_own_delta(root):
+    # rope.check(shift_map=) is rope check --shift-map (issue 78 item 3) on docs/check.md's example, written by
+    # tests/reference/shift_map.py (a NumPy port of VeloxQuant-MLX's rope_remap_positions): the correct move passes, the
+    # one with every new position off by the evicted count is named with it.
+    folder = root / "data" / "dumps"
+    spec = rope.Spec(head_dim=64, base=10000, layout="half")
+    k = np.load(folder / "shift_map_k.npy")
+    table = np.loadtxt(folder / "shift_map.csv", delimiter=",", skiprows=1, dtype=np.int64)
+    report = rope.check(k, np.load(folder / "shift_map_k_moved.npy"), None, spec, shift_map=table)
+    assert report.passed, report.summary()
+    assert report.data["mode"] == "shift-map"
+    off = rope.check(k, np.load(folder / "shift_map_k_offset.npy"), None, spec, shift_map=table)
+    assert off.data["diagnosis"]["matches"] == "shift-map-offset"
+    assert off.data["diagnosis"]["found"]["offset"] == 3775
+    with pytest.raises(ValueError, match="positions"):
+        rope.check(k, k, np.arange(48), spec, shift_map=table)
+    with pytest.raises(ValueError, match="excludes"):
+        rope.check(k, k, None, spec, shift=-3, shift_map=table)
+    with pytest.raises(ValueError, match=r"not \[n, 2\]"):
+        rope.check(k, k, None, spec, shift_map=table[:, :1])

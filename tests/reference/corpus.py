@@ -189,8 +189,18 @@ def deepseek_v4(out, rows):
         row(rows, "deepseek_v4", c["name"], check, c["exit"])
 
 
+def shift_map(out, rows):
+    # A K cache re-rotated key by key (--shift-map, issue 78 item 3): identify reads the same pair at the map's
+    # δ = new − old as positions (k' = R(δ)·k is RoPE at position δ), so a correct move reads as the cache's RoPE.
+    d, m = generate("shift_map.py", out)
+    for c in m["cases"]:
+        truth = {"layout": "half", "rotary_dim": m["d"]} if c["exit"] == 0 else None
+        row(rows, "shift_map", c["name"], c["args"], c["exit"], c["matches"], c["found"], identify=truth,
+            ident=c["identify_args"])
+
+
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
-              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4]
+              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map]
 
 
 def main():

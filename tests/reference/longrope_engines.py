@@ -7,10 +7,11 @@
             use_long_rope = max_model_len > original_max_position_embeddings at __init__; forward indexes the
             concatenated [short (L0 rows) | long (max_position_embeddings rows)] cache at positions + L0 when it is
             set, at positions otherwise
-  sglang    sglang python/sglang/srt/layers/rotary_embedding/rope_variant.py @ 0b1fd02d56,
-            Phi3LongRoPEScaledRotaryEmbedding.forward: the same cache at positions + L0·any(positions > L0), the
-            "any" over the whole batch (one long request switches every request of the batch; a position of exactly
-            L0 in a short batch reads row L0, the long list's position 0)
+  sglang    sglang python/sglang/srt/layers/rotary_embedding/rope_variant.py @ 0b1fd02d56, read again at
+            6170d9756796c155352a595848308d3380e023a1 (unchanged there), Phi3LongRoPEScaledRotaryEmbedding.forward:
+            the same cache at idx = positions + L0·any(positions > L0), the "any" over the whole batch (one long
+            request switches every request of the batch: its long path, every token at position + L0, the one at
+            L0 included; a position of exactly L0 in a short batch reads row L0, the long list's position 0)
   llamacpp  llama.cpp src/llama-model.cpp get_rope_factors (de3ff815ea7d, lines 2259-2272): rope_long when
             n_ctx_seq > n_ctx_orig_yarn; the rule alone is ported here (ggml's kernel with these factors is the
             conformance tier's phi3 pipeline), the rotation is the same float32 one
@@ -84,15 +85,17 @@ def rotate(q, rows):
 SHORT_BATCH = np.array([0, 1, 5, 100, 2000, 4095])
 AT_L0 = np.array([0, 1, 5, 100, 2000, 4095, 4096])
 # (case, engine that wrote the dump and its context, positions, rope's options, expected exit, the diagnosis: the
-# variant it matches, or the closest one). HF's dump at L0 read with SGLang's rule is the long list the other rule
-# takes, but SGLang's expectation has its token at L0 unturned (its cache's row L0), which the other list's variant
-# keeps: 192 of its 1344 elements stay unexplained, so the list is named as the closest variant, not as a match.
+# variant it matches, or the closest one). The two boundary cases (issue 78 item 6): HF's dump at L0 (the long list at
+# every position) read with SGLang's rule is exactly SGLang's long path (every token at idx = position + L0, the one at
+# L0 included: what another request of the batch past L0 triggers), so it matches the other list; SGLang's short-path
+# dump at L0 (its token at L0 from row L0, unturned) read with HF's rule matches the short list as SGLang's cache
+# reads it, and the diagnosis names SGLang.
 CASES = [
     ("hf_short", ("hf", None), SHORT_BATCH, [], 0, None),
     ("hf_at_l0", ("hf", None), AT_L0, [], 0, None),
     ("sglang_at_l0", ("sglang", None), AT_L0, ["--engine", "sglang"], 0, None),
-    ("sglang_at_l0_read_as_hf", ("sglang", None), AT_L0, [], 1, None),
-    ("hf_at_l0_read_as_sglang", ("hf", None), AT_L0, ["--engine", "sglang"], 1, ("closest", "longrope-other-list")),
+    ("sglang_at_l0_read_as_hf", ("sglang", None), AT_L0, [], 1, ("matches", "longrope-other-list")),
+    ("hf_at_l0_read_as_sglang", ("hf", None), AT_L0, ["--engine", "sglang"], 1, ("matches", "longrope-other-list")),
     ("vllm_long_at_10", ("vllm", 131072), np.arange(11), ["--engine", "vllm", "--max-model-len", "131072"], 0, None),
     ("vllm_long_at_10_read_as_hf", ("vllm", 131072), np.arange(11), [], 1, ("matches", "longrope-other-list")),
     ("vllm_short", ("vllm", 4096), SHORT_BATCH, ["--engine", "vllm", "--max-model-len", "4096"], 0, None),
@@ -111,6 +114,8 @@ def main():
     # false), whose row 4096 is the long list's row 0 (no turn).
     assert engine_rows("hf", AT_L0)[-1] == 4096 + L0 and engine_rows("sglang", AT_L0)[-1] == L0
     assert cache_rows([L0])[1].max() == 0
+    # SGLang's long path (another request of the batch past L0) reads every token at position + L0: HF's rows at L0.
+    assert np.array_equal(AT_L0 + L0, engine_rows("hf", AT_L0))
     manifest = []
     for name, (engine, context), positions, options, code, variant in CASES:
         d = os.path.join(out_dir, name)
@@ -119,7 +124,7 @@ def main():
         np.save(os.path.join(d, "q.npy"), q)
         np.save(os.path.join(d, "q_rope.npy"), rotate(q, engine_rows(engine, positions, context)))
         np.save(os.path.join(d, "positions.npy"), positions.astype(np.int64))
-        manifest.append(dict(name=name, dir=name, options=options, exit=code, diagnosis=variant))
+        manifest.append(dict(name=name, dir=name, engine=engine, options=options, exit=code, diagnosis=variant))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(dict(cases=manifest, d=D, original_max_position=L0), f)
     print(f"{len(manifest)} cases in {out_dir}")

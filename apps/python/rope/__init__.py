@@ -462,7 +462,7 @@ class Report:
 
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None):
+          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None, shift_map=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -489,7 +489,10 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     ``grad=True`` (``rope check --grad``): ``before`` is the upstream gradient (of RoPE's output), ``after`` the
     gradient returned for its input, expected a·R(m)ᵀ·grad_y at ``positions``. ``shift=δ`` (``rope check --shift``):
     ``before`` a K cache, ``after`` that cache shifted in place by δ, expected R(δ)·k with no magnitude factor;
-    ``positions`` is then None (every key turns by δ). docs/check.md, "Modes"."""
+    ``positions`` is then None (every key turns by δ). ``shift_map`` (``rope check --shift-map``): ``before`` a K
+    cache, ``after`` that cache with each key moved from its old position to its new one, an array [n, 2] of (old,
+    new) per key; each key expected R(new − old)·k with no magnitude factor, ``positions`` None. docs/check.md, "Modes"
+    and "A K cache re-rotated key by key"."""
     hb, b, bits_b = _held(before, "before", dtype)
     ha, a, bits_a = _held(after, "after", dtype)
     bits = bits_b or bits_a
@@ -497,7 +500,8 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
                                      None if shift is None else float(shift), bool(strict_order),
-                                     "" if coefficients is None else _path(coefficients, "coefficients")))
+                                     "" if coefficients is None else _path(coefficients, "coefficients"),
+                                     _positions(shift_map, "shift_map")))
 
 
 class DiffReport:

@@ -254,6 +254,7 @@ Value check_value(const CheckRun& run) {
     j["shift"] = e.shift;
     j["shift_magnitude"] = e.shift_magnitude;
   }
+  if (e.mode == CheckMode::ShiftMap) j["shift_magnitude"] = e.shift_magnitude;  // the δs are the positions
   Value& x = j["expected"];
   x["layout"] = std::string(to_string(e.rope.layout));
   if (e.rope.axis_blocks) x["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels

@@ -5,6 +5,8 @@
 // named with its parameter.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -178,6 +180,127 @@ TEST(CheckModes, ShiftMistakesInTheShiftsWords) {
     EXPECT_EQ(said.find("--positions"), std::string::npos);
     EXPECT_EQ(said.find("positions off by one"), std::string::npos);
   }
+}
+
+// --shift-map (issue 78 item 3, check_mode.hpp (H2)) on the corpus's dumps of tests/reference/shift_map.py: a K cache
+// of 48 keys kept out of 4096 positions, compacted to 0 … 47 and re-rotated key by key by a NumPy port of VeloxQuant's
+// rope_remap_positions; each mistake by its own formula. A correct move passes in float32, bf16 and float16; each
+// mistake is named, the offset with the evicted count (3775: the survivors' last old position 3822 + 1 − 48).
+const std::string kShiftMap = std::string(ROPE_VARIANT_DUMPS) + "/../corpus/shift_map/";
+
+struct ShiftMapCase {
+  const char* name;  ///< the dump after (shift_map.py's case)
+  const char* dtype;
+  const char* map;   ///< map.csv (header old,new) or map.npy ([48, 2] int64)
+  const char* kind;  ///< "expected" or the variant named
+  double offset;     ///< shift-map-offset's found offset
+};
+
+const ShiftMapCase kShiftMapCases[] = {
+    {"f32_correct", "f32", "map.csv", "expected", 0},
+    {"bf16_correct", "bf16", "map.csv", "expected", 0},
+    {"f16_correct", "f16", "map.npy", "expected", 0},
+    {"f32_offset", "f32", "map.csv", "shift-map-offset", 3775},
+    {"bf16_offset", "bf16", "map.csv", "shift-map-offset", 3775},
+    {"f32_not_rotated", "f32", "map.csv", "shift-map-not-rotated", 0},
+    {"bf16_not_rotated", "bf16", "map.npy", "shift-map-not-rotated", 0},
+    {"f32_sign", "f32", "map.npy", "shift-map-sign", 0},
+    {"bf16_sign", "bf16", "map.csv", "shift-map-sign", 0},
+};
+
+CheckRequest shift_map_request(const ShiftMapCase& c) {
+  CheckRequest q;
+  const std::string dtype = c.dtype;
+  q.dumps.before = kShiftMap + "k_" + dtype + ".npy";
+  q.dumps.after = kShiftMap + c.name + ".npy";
+  q.dumps.bf16_bits = dtype == "bf16";
+  q.settings.layout = Layout::Half;
+  q.settings.base = 10000;
+  q.settings.angles = AngleModel::Float32;
+  q.settings.mode = CheckMode::ShiftMap;
+  q.settings.shift_map = kShiftMap + c.map;
+  return q;
+}
+
+class CheckShiftMap : public ::testing::TestWithParam<ShiftMapCase> {};
+
+TEST_P(CheckShiftMap, PassesTheRightMoveAndNamesEachMistake) {
+  const ShiftMapCase& c = GetParam();
+  const CheckRun run = run_check(shift_map_request(c));
+  EXPECT_EQ(run.expected.mode, CheckMode::ShiftMap);
+  EXPECT_DOUBLE_EQ(run.expected.attention_factor(), 1.0);
+  const CheckDiagnosis& dg = run.report.diagnosis;
+  if (std::string(c.kind) == "expected") {
+    EXPECT_TRUE(run.passed()) << run.report.comparison.max_ratio << ": " << dg.message.en;
+    return;
+  }
+  ASSERT_FALSE(run.passed());
+  ASSERT_TRUE(dg.matches.has_value()) << dg.message.en;
+  EXPECT_STREQ(to_string(*dg.matches), c.kind) << dg.message.en;
+  if (std::string(c.kind) == "shift-map-offset") {
+    ASSERT_EQ(dg.found.size(), 1u) << dg.message.en;
+    EXPECT_EQ(dg.found[0].first, "offset");
+    EXPECT_EQ(dg.found[0].second, c.offset) << dg.message.en;
+    EXPECT_NE(dg.message.en.find("+3775"), std::string::npos) << dg.message.en;
+  }
+  EXPECT_EQ(dg.message.en.find("--positions"), std::string::npos) << dg.message.en;  // the map's words, not positions
+}
+
+INSTANTIATE_TEST_SUITE_P(Dumps, CheckShiftMap, ::testing::ValuesIn(kShiftMapCases),
+                         [](const ::testing::TestParamInfo<ShiftMapCase>& i) { return std::string(i.param.name); });
+
+TEST(CheckShiftMap, OneShiftIsTheMapOfOneDelta) {
+  // --shift δ is the map whose every row is (p, p + δ): the same dump, the same verdict, the same max ratio.
+  CheckRequest shift = mode_request(kCases[20]);  // ShiftYarnF32: 8 keys, δ = −512
+  const CheckRun one = run_check(shift);
+  const std::string map = ::testing::TempDir() + "shift_map_one_delta.csv";
+  {
+    std::ofstream f(map);
+    f << "old,new\n";
+    for (int i = 0; i < 8; ++i) f << 1000 + i << "," << 1000 + i - 512 << "\n";
+  }
+  CheckRequest q = shift;
+  q.settings.mode = CheckMode::ShiftMap;
+  q.settings.shift = 0;
+  q.settings.shift_map = map;
+  const CheckRun mapped = run_check(q);
+  EXPECT_TRUE(one.passed());
+  EXPECT_TRUE(mapped.passed());
+  EXPECT_DOUBLE_EQ(mapped.report.comparison.max_ratio, one.report.comparison.max_ratio);
+  EXPECT_DOUBLE_EQ(mapped.expected.shift_magnitude, one.expected.shift_magnitude);
+  std::remove(map.c_str());
+}
+
+TEST(CheckShiftMap, RefusesAMapThatIsNotOneRowPerKey) {
+  CheckRequest q = shift_map_request(kShiftMapCases[0]);
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "shift_map_short.csv") << "old,new\n0,0\n5,1\n";  // 2 rows for 48 keys
+  std::ofstream(dir + "shift_map_three.csv") << "1,2,3\n4,5,6\n";       // [2, 3]
+  std::ofstream(dir + "shift_map_words.csv") << "old,new\n0,zero\n";
+  for (const char* bad : {"shift_map_short.csv", "shift_map_three.csv", "shift_map_words.csv"}) {
+    q.settings.shift_map = dir + bad;
+    EXPECT_THROW(run_check(q), InvalidArgument) << bad;
+    std::remove((dir + bad).c_str());
+  }
+  q.settings.shift_map = dir + "shift_map_absent.csv";
+  EXPECT_THROW(run_check(q), IoError);
+  q = shift_map_request(kShiftMapCases[0]);
+  q.dumps.positions = "0:48";  // the map gives each key its δ
+  EXPECT_THROW(run_check(q), InvalidArgument);
+  q.dumps.positions.clear();
+  q.settings.query = true;  // keys are never query-scaled
+  EXPECT_THROW(run_check(q), InvalidArgument);
+  try {
+    q.settings.query = false;
+    q.settings.shift_map = dir + "shift_map_short2.csv";
+    std::ofstream(q.settings.shift_map) << "0,0\n1,1\n";
+    run_check(q);
+    ADD_FAILURE() << "a map of 2 rows for 48 keys passed";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("holds 2 rows (old, new) for a dump of 48 keys"), std::string::npos)
+        << e.what();
+  }
+  std::remove(q.settings.shift_map.c_str());
 }
 
 TEST(CheckModes, TheForwardCheckOfAGradientFails) {

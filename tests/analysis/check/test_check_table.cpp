@@ -20,7 +20,7 @@ namespace {
 
 TEST(CheckTable, OneRowPerKind) {
   const std::vector<VariantRow>& table = variant_table();
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::CosSinTableBf16) + 1);
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::ShiftMapSign) + 1);
   std::set<std::string> names;
   std::set<VariantKind> kinds;
   const RopeExpectation e = test::expect_half(16);
@@ -395,7 +395,8 @@ TEST(CheckTable, TheOtherXdropeMapIsTriedAtTheFirstPairTheyPart) {
 TEST(CheckModeTable, ForwardIsTheDefaultAndChangesNothing) {
   const RopeExpectation e = test::expect_half(16, 8, 500000, 1.5);
   EXPECT_EQ(e.mode, CheckMode::Forward);
-  ASSERT_EQ(check_modes().size(), 3u);  // forward, grad, shift
+  ASSERT_EQ(check_modes().size(), 4u);  // forward, grad, shift, shift-map
+  EXPECT_EQ(check_mode_named("shift-map"), CheckMode::ShiftMap);
   const CheckModeRow& forward = check_mode(CheckMode::Forward);
   EXPECT_STREQ(forward.name, "forward");
   EXPECT_STREQ(to_string(CheckMode::Forward), "forward");

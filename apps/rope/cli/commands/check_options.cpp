@@ -17,8 +17,12 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.dtype = opt.dtype;
   s.angles = opt.angles;
   s.query = opt.query;
-  s.mode = opt.grad ? CheckMode::Grad : opt.shift ? CheckMode::Shift : CheckMode::Forward;
+  s.mode = opt.grad        ? CheckMode::Grad
+           : opt.shift     ? CheckMode::Shift
+           : opt.shift_map ? CheckMode::ShiftMap
+                           : CheckMode::Forward;
   s.shift = opt.shift.value_or(0.0);
+  s.shift_map = opt.shift_map.value_or("");  // given empty: the mode all the same, and its file unreadable
   s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   s.strict_order = opt.strict_order;
   s.coefficients = fope_checkpoint(opt.coefficients);

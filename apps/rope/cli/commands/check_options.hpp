@@ -29,8 +29,10 @@ struct CheckOptions {
   bool query = false;           ///< --query (check): the dump is a query; the model's query scaling (S21) on top
   bool grad = false;            ///< --grad (check): the dumps are gradients (check_mode.hpp (G1))
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
-  bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
-  std::string coefficients;     ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
+  std::optional<std::string>
+      shift_map;  ///< --shift-map FILE (check): a K cache, each key moved from its old position to its new (H2)
+  bool strict_order = false;  ///< --strict-order (check): a harmless reordering of the output fails
+  std::string coefficients;   ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
 };
 
 /// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that

@@ -54,12 +54,21 @@ Command add_check_command(CLI::App& app) {
       "--grad", opt->grad,
       "the dumps are gradients: --before the upstream gradient (of RoPE's output), --after the gradient returned for "
       "its input, expected a·R(m)ᵀ·grad_y (docs/check.md, Modes)");
-  add_real_option(*sub, "--shift", opt->shift, 0.0,
-                  "the dumps are a K cache before and after a shift in place by DELTA (llama.cpp's context shift; "
-                  "--shift=-512 for a negative one): every key turned by R(DELTA), no magnitude factor, no positions")
-      ->type_name("DELTA")
-      ->default_str("")
-      ->excludes(grad);
+  CLI::Option* shift =
+      add_real_option(*sub, "--shift", opt->shift, 0.0,
+                      "the dumps are a K cache before and after a shift in place by DELTA (llama.cpp's context shift; "
+                      "--shift=-512 for a negative one): every key turned by R(DELTA), no magnitude factor, no "
+                      "positions")
+          ->type_name("DELTA")
+          ->default_str("")
+          ->excludes(grad);
+  sub->add_option("--shift-map", opt->shift_map,
+                  "the dumps are a K cache before and after each key moved from its old position to its new one (KV "
+                  "eviction with compaction): FILE holds a row old,new per key (a CSV, its header old,new, or an .npy "
+                  "[n, 2]), each key turned by R(new - old), no magnitude factor, no positions")
+      ->type_name("FILE")
+      ->excludes(grad)
+      ->excludes(shift);
   sub->add_flag("--strict-order", opt->strict_order,
                 "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
                 "place where HF de-interleaves it), which passes as equivalent by default");

@@ -87,6 +87,9 @@ struct RopeExpectation {
     bool is_short = false;
   };
   std::optional<OtherList> longrope_other;
+  /// SGLang's short batch whose largest position is exactly L0 (this value; 0: none): the token at L0 reads row L0 of
+  /// its [short | long] cache, the long list's position 0, and does not turn (engine_cache_positions, expectation.hpp).
+  double longrope_l0_unturned = 0;
   /// YaRN's θ with the correction range's ends rounded to whole pairs, when the config says truncate: false (the
   /// variant "YaRN correction range truncated", vLLM #27722); empty otherwise.
   Eigen::VectorXd yarn_truncated_theta;
@@ -211,6 +214,12 @@ enum class VariantKind {
   /// Issue 78 item 4: the cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies
   /// (SGLang PR #33117: MRotaryEmbedding's _match_cos_sin_cache_dtype casts the float32 cache to the query's bf16).
   CosSinTableBf16,
+  /// Issue 78 item 3: the mistakes of a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): every new
+  /// position off by a constant (the evicted count: VeloxQuant #137; found "offset"), the keys left at their old
+  /// angle, and each turned by old − new.
+  ShiftMapOffset,
+  ShiftMapNotRotated,
+  ShiftMapSign,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

@@ -129,6 +129,8 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   AxisPosition p = v.sequence_index && !positions.empty()
                        ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
                        : positions[static_cast<std::size_t>(s)];
+  // SGLang's short batch at L0 (RopeExpectation::longrope_l0_unturned): its token at L0 reads the long list's row 0.
+  if (v.spec.longrope_l0_unturned > 0 && p.count == 1 && p.value[0] == v.spec.longrope_l0_unturned) p.value[0] = 0;
   for (auto r = v.restarts.rbegin(); r != v.restarts.rend(); ++r) {  // the last restart at or before s
     if (*r > s) continue;
     const AxisPosition& at = positions[static_cast<std::size_t>(*r)];

@@ -56,6 +56,21 @@ RopeExpectation shift_mode_expectation(RopeExpectation forward) {
   return forward;
 }
 
+Message shift_map_mode_title(const RopeExpectation& e) {
+  return msg(
+      "shift map: before is the K cache, after each key moved from its old position to its new one, expected "
+      "R(new − old)·k with no magnitude factor (the keys carry the attention factor {0} already); the positions are "
+      "each key's δ = new − old",
+      fmt::format("{:.6g}", e.shift_magnitude));
+}
+
+RopeExpectation shift_map_mode_expectation(RopeExpectation forward) {
+  // (H2): (H1) with a δ per key, which the positions carry.
+  forward = shift_mode_expectation(std::move(forward));
+  forward.mode = CheckMode::ShiftMap;
+  return forward;
+}
+
 std::vector<AxisPosition> shift_positions(long seq, double shift) {
   return std::vector<AxisPosition>(static_cast<std::size_t>(std::max(seq, 0L)), AxisPosition::single(shift));
 }
@@ -242,6 +257,46 @@ Message shift_mode_says(const VariantRow& row, const VariantSaying& c) {
   }
 }
 
+Message shift_map_mode_says(const VariantRow& row, const VariantSaying& c) {
+  switch (row.kind) {
+    case VariantKind::NormScaled:
+    case VariantKind::PassThroughChanged:
+      return shift_mode_says(row, c);
+    case VariantKind::MagnitudeReapplied:
+      return msg(
+          "the magnitude applied again at the re-rotation: every key turned by its δ = new − old and scaled by {0} "
+          "(the model's attention factor {1}), which the cached keys already carry from their forward pass: after n "
+          "compactions a key is {1}^n too long",
+          fmt::format("{:.6g}", mode_found(c.diagnosis, "factor", 1.0)),
+          fmt::format("{:.6g}", c.expected.shift_magnitude));
+    default:
+      return row.says(c);
+  }
+}
+
+namespace {
+
+/// A shift map's mistakes (H2) in the map's words: the forward rows that a per-key δ makes them, renamed.
+void diagnose_shift_map(CheckDiagnosis& dg) {
+  const VariantKind forward = *dg.matches;
+  const bool one_offset = dg.found.size() == 1 && dg.found[0].first == "offset";  // not per head, nor in pieces
+  if (forward == VariantKind::RotationReversed) {
+    dg.matches = VariantKind::ShiftMapSign;
+  } else if (forward == VariantKind::BeforeEqualsAfter) {
+    dg.matches = VariantKind::ShiftMapNotRotated;
+  } else if (forward == VariantKind::PositionsPlusOne || forward == VariantKind::PositionsMinusOne) {
+    dg.matches = VariantKind::ShiftMapOffset;
+    dg.found = {{"offset", forward == VariantKind::PositionsPlusOne ? 1.0 : -1.0}};
+  } else if (forward == VariantKind::PositionsOffset && one_offset) {
+    dg.matches = VariantKind::ShiftMapOffset;
+  } else {
+    return;
+  }
+  dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+}
+
+}  // namespace
+
 void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
                    const std::vector<AxisPosition>& positions) {
   const RopeExpectation& e = report.expected;
@@ -259,12 +314,13 @@ void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
     if (e.mode == CheckMode::Grad && s == 0) {
       dg.matches = VariantKind::OutputZero;
       dg.found.clear();
-    } else if (e.mode == CheckMode::Shift && e.shift_magnitude != 1.0 &&
+    } else if ((e.mode == CheckMode::Shift || e.mode == CheckMode::ShiftMap) && e.shift_magnitude != 1.0 &&
                std::abs(s / e.shift_magnitude - 1) <= check_norm_bound(e, source.dtype())) {
       dg.matches = VariantKind::MagnitudeReapplied;
       dg.found = {{"factor", s}};
     }
   }
+  if (e.mode == CheckMode::ShiftMap) diagnose_shift_map(dg);
   if (dg.matches != forward) {  // found here: its row's sentence
     const VariantSaying saying{e, dg, report.comparison, positions, source.groups(), source.dtype()};
     dg.message = variant_sentence(*dg.matches, saying);

@@ -15,17 +15,25 @@
 ///
 ///    since the cached key already carries the attention factor a (YaRN's magnitude) from its forward pass: a·R(m)·x
 ///    turned by R(δ) is a·R(m + δ)·x. The check is the forward check at position δ for every key, with a = 1.
+///  - shift-map: the dump before is a K cache, the dump after that cache with each key moved from its old position to
+///    its new one (KV eviction with compaction: vLLM RFC #57672, VeloxQuant's rope_remap_positions), each its own δ:
+///
+///        k′_i = R(new_i − old_i)·k_i,  pass-through channels unchanged                                   (H2)
+///
+///    (H1) with a δ per key: the forward check at position δ_i = new_i − old_i for key i, with a = 1. --shift δ is
+///    the map whose every row is (p, p + δ).
 #pragma once
 
 namespace rope {
 
 enum class CheckMode {
-  Forward,  ///< the dump after is RoPE of the dump before (the default)
-  Grad,     ///< the dump after is the gradient of the input, the dump before the upstream gradient (G1)
-  Shift,    ///< the dump after is the K cache before turned by δ (H1)
+  Forward,   ///< the dump after is RoPE of the dump before (the default)
+  Grad,      ///< the dump after is the gradient of the input, the dump before the upstream gradient (G1)
+  Shift,     ///< the dump after is the K cache before turned by δ (H1)
+  ShiftMap,  ///< the dump after is the K cache before, key i turned by its own δ_i = new_i − old_i (H2)
 };
 
-/// "forward", "grad", "shift" (the JSON's `mode`).
+/// "forward", "grad", "shift", "shift-map" (the JSON's `mode`).
 const char* to_string(CheckMode mode);
 
 }  // namespace rope

@@ -11,6 +11,7 @@
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/check/position_offset.hpp"
+#include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
@@ -76,7 +77,8 @@ bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) 
          a.yarn_truncated_theta.size() == b.yarn_truncated_theta.size() &&
          a.yarn_truncated_theta == b.yarn_truncated_theta && a.error_model.en == b.error_model.en &&
          a.rope.deinterleaved_output == b.rope.deinterleaved_output && a.rope.axis_blocks == b.rope.axis_blocks &&
-         a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift;
+         a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift &&
+         a.longrope_l0_unturned == b.longrope_l0_unturned;
 }
 
 /// The arrangement of the dump that check's variants need: the rope_deltas its positions include (the variant
@@ -310,26 +312,42 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   CheckRun run;
   run.before_file = request.dumps.before;
   run.after_file = request.dumps.after;
-  if (s.mode == CheckMode::Shift) {  // (H1): every key turns by δ, wherever it sits
+  const bool shift_map = s.mode == CheckMode::ShiftMap;
+  if (s.mode == CheckMode::Shift || shift_map) {  // (H1), (H2): every key turns by its δ, wherever it sits
+    const std::string option = option_name(shift_map ? "shift_map" : "shift");
     if (s.query) {
-      throw InvalidArgument(error_msg("{0} checks a K cache: keys, which {1} does not scale", option_name("shift"),
-                                      option_name("query")));
+      throw InvalidArgument(
+          error_msg("{0} checks a K cache: keys, which {1} does not scale", option, option_name("query")));
     }
     const DumpFiles& f = request.dumps;
     for (const auto& [given, name] : {std::pair{!f.positions.empty(), "positions"},
                                       {!f.axis_positions.empty(), "axis_positions"},
                                       {!f.sequence_starts.empty(), "sequence_starts"},
                                       {f.rope_delta.has_value(), "rope_delta"}}) {
-      if (given) {
-        throw InvalidArgument(
-            error_msg("{0} turns every key by the same δ: leave out {1}", option_name("shift"), option_name(name)));
-      }
+      if (!given) continue;
+      throw InvalidArgument(
+          shift_map ? error_msg("{0} turns each key by its own δ = new − old: leave out {1}", option, option_name(name))
+                    : error_msg("{0} turns every key by the same δ: leave out {1}", option, option_name(name)));
     }
   }
+  // (H2): the map, read before the dumps (a file of at most 128 MiB, kMaxPositionsFileBytes).
+  const std::vector<ShiftMapRow> map =
+      shift_map ? read_shift_map_file(s.shift_map, option_name("shift_map") + " file") : std::vector<ShiftMapRow>{};
   LoadedDumps dumps = open_dumps(request.dumps);
   if (s.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
     std::fill(dumps.positions.begin(), dumps.positions.end(), s.shift);
     dumps.positions_text = format_number(s.shift);
+    dumps.positions_assumed = false;
+  }
+  if (shift_map) {  // (H2): key i at δ_i = new_i − old_i, which the report gives as the positions
+    if (static_cast<long>(map.size()) != dumps.after.seq) {
+      throw InvalidArgument(error_msg("{0} '{1}' holds {2} rows (old, new) for a dump of {3} keys: a row per key",
+                                      option_name("shift_map"), escape_for_message(s.shift_map), map.size(),
+                                      dumps.after.seq));
+    }
+    dumps.positions.resize(map.size());
+    for (std::size_t i = 0; i < map.size(); ++i) dumps.positions[i] = map[i].new_position - map[i].old_position;
+    dumps.positions_text = s.shift_map;
     dumps.positions_assumed = false;
   }
   if (s.dtype) dumps.after.dtype = dumps.before.dtype = *s.dtype;
@@ -338,6 +356,10 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   for (const double p : dumps.positions) max_position = std::max(max_position, p);
   for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
   if (s.mode == CheckMode::Shift) max_position = std::abs(s.shift);
+  if (shift_map) {  // the largest turn of a key, either way
+    max_position = 0;
+    for (const double p : dumps.positions) max_position = std::max(max_position, std::abs(p));
+  }
   run.max_position = max_position;
   // A layer without RoPE (a layer type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
@@ -359,8 +381,9 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
   std::optional<Message> cache_note;  // an engine's cache read at other positions (engine_cache_positions)
   const std::vector<AxisPosition> positions =
-      s.mode == CheckMode::Shift
-          ? shift_positions(dumps.after.seq, s.shift)
+      s.mode == CheckMode::Shift ? shift_positions(dumps.after.seq, s.shift)
+      : shift_map
+          ? positions_as_axes(dumps.positions, {})
           : engine_cache_positions(e, s.longrope, positions_as_axes(dumps.positions, dumps.axis_positions), cache_note);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);

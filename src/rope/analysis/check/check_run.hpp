@@ -39,6 +39,9 @@ struct CheckSettings {
   /// positions).
   CheckMode mode = CheckMode::Forward;
   double shift = 0;
+  /// shift-map (check_mode.hpp (H2)): the file of the map, a row (old, new) per key of the dump
+  /// (dump_positions.hpp read_shift_map_file).
+  std::string shift_map;
   /// Whose rule picks LongRoPE's list (models/scaling/longrope_engine.hpp): HF's unless the command line names an
   /// engine.
   LongRopeRule longrope;

@@ -715,8 +715,19 @@ const std::vector<VariantRow> kVariantTable = {
      [](E) { return msg("LongRoPE's other factor list"); },
      longrope_other_says,
      {[](F f) { return not_fope(f) && f.expected.longrope_other.has_value(); },
+      // sglang python/sglang/srt/layers/rotary_embedding/rope_variant.py @ 6170d97567,
+      // Phi3LongRoPEScaledRotaryEmbedding.forward: idx = positions + L0·any(positions > L0) into [short | long].
       [](F f, Out out) {
-        put(out, VariantKind::LongRopeOtherList, with_theta(f.expected, f.expected.longrope_other->theta));
+        const RopeExpectation& e = f.expected;
+        RopeExpectation other = with_theta(e, e.longrope_other->theta);
+        // The long list as SGLang's long path reads it: every token at its position + L0, the one at L0 included.
+        other.longrope_l0_unturned = 0;
+        put(out, VariantKind::LongRopeOtherList, other);
+        // The short list as SGLang's short path reads it: the token at L0 from row L0, the long list's position 0.
+        if (e.longrope_other->is_short && e.rope.params.original_max_position > 0) {
+          other.longrope_l0_unturned = static_cast<double>(e.rope.params.original_max_position);
+          put(out, VariantKind::LongRopeOtherList, other);
+        }
       }}},
     {VariantKind::EslotUnrotated,
      "e-slot-unrotated",
@@ -778,7 +789,10 @@ const std::vector<VariantRow> kVariantTable = {
            "after n shifts a key is {2}^n too long",
            fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
      },
-     {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Shift && f.expected.shift_magnitude != 1.0; },
+     {[](F f) {
+        const CheckMode m = f.expected.mode;
+        return not_fope(f) && (m == CheckMode::Shift || m == CheckMode::ShiftMap) && f.expected.shift_magnitude != 1.0;
+      },
       [](F f, Out out) {
         RopeExpectation s = f.expected;
         s.rope.params.attention_factor = f.expected.shift_magnitude;
@@ -1224,6 +1238,30 @@ const std::vector<VariantRow> kVariantTable = {
            "kernel",
            first, first + count - 1, count);
      }},
+    // Issue 78 item 3: a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)); check_mode.cpp's
+    // diagnose_shift_map names them from the forward rows a per-key δ makes them (the positions offset, no rotation,
+    // the rotation reversed).
+    {VariantKind::ShiftMapOffset, "shift-map-offset", kInMode, "offset",
+     [](E) { return msg("every new position off by a constant"); },
+     [](S c) {
+       return msg(
+           "matches every key turned by new − old {0}: the new positions are all off by {0} (the evicted count "
+           "added or left out, VeloxQuant #137), so each key sits {0} from where the map puts it",
+           fmt::format("{:+}", found_value(c)));
+     }},
+    {VariantKind::ShiftMapNotRotated, "shift-map-not-rotated", kInMode, "",
+     [](E) { return msg("the keys left at their old angle"); },
+     [](S) {
+       return msg(
+           "the keys after the move equal the keys before: each key was moved to its new slot but left at its old "
+           "position's angle (the cache compacted without re-rotating it by new − old)");
+     }},
+    {VariantKind::ShiftMapSign, "shift-map-sign", kInMode, "", [](E) { return msg("the keys turned by old − new"); },
+     [](S) {
+       return msg(
+           "matches every key turned by old − new instead of new − old: the re-rotation's δ has the wrong sign (the "
+           "keys move further from their new positions instead of to them)");
+     }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {
@@ -1231,6 +1269,7 @@ const std::vector<CheckModeRow> kCheckModes = {
      [](RopeExpectation e) { return e; }, nullptr},
     {CheckMode::Grad, "grad", grad_mode_title, grad_mode_expectation, grad_mode_says},
     {CheckMode::Shift, "shift", shift_mode_title, shift_mode_expectation, shift_mode_says},
+    {CheckMode::ShiftMap, "shift-map", shift_map_mode_title, shift_map_mode_expectation, shift_map_mode_says},
 };
 
 }  // namespace

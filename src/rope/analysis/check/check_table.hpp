@@ -125,14 +125,17 @@ struct CheckModeRow {
   Message (*says)(const VariantRow& row, const VariantSaying& saying);
 };
 
-/// The modes beyond forward (check_mode.hpp, check_mode.cpp): the gradient through RoPE (G1) and a K cache shifted
-/// in place (H1): their header line, expectation and wording of the forward rows.
+/// The modes beyond forward (check_mode.hpp, check_mode.cpp): the gradient through RoPE (G1), a K cache shifted
+/// in place (H1) and one re-rotated key by key (H2): their header line, expectation and wording of the forward rows.
 Message grad_mode_title(const RopeExpectation& expected);
 RopeExpectation grad_mode_expectation(RopeExpectation forward);
 Message grad_mode_says(const VariantRow& row, const VariantSaying& saying);
 Message shift_mode_title(const RopeExpectation& expected);
 RopeExpectation shift_mode_expectation(RopeExpectation forward);
 Message shift_mode_says(const VariantRow& row, const VariantSaying& saying);
+Message shift_map_mode_title(const RopeExpectation& expected);
+RopeExpectation shift_map_mode_expectation(RopeExpectation forward);
+Message shift_map_mode_says(const VariantRow& row, const VariantSaying& saying);
 
 /// Every mode, in CheckMode's order.
 const std::vector<CheckModeRow>& check_modes();

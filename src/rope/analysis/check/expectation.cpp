@@ -78,7 +78,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   return e;
 }
 
-std::vector<AxisPosition> engine_cache_positions(const RopeExpectation& e, const LongRopeRule& rule,
+std::vector<AxisPosition> engine_cache_positions(RopeExpectation& e, const LongRopeRule& rule,
                                                  std::vector<AxisPosition> positions, std::optional<Message>& note) {
   const RopeSpec& spec = e.rope;
   if (spec.config.type != ScalingType::LongRope || rule.engine != LongRopeEngine::Sglang || !spec.config.seq_len ||
@@ -87,12 +87,11 @@ std::vector<AxisPosition> engine_cache_positions(const RopeExpectation& e, const
   }
   const long l0 = spec.params.original_max_position;
   long moved = 0;
-  for (AxisPosition& p : positions) {
-    if (p.multi() || p.value[0] != static_cast<double>(l0)) continue;
-    p.value[0] = 0;
-    ++moved;
+  for (const AxisPosition& p : positions) {
+    if (!p.multi() && p.value[0] == static_cast<double>(l0)) ++moved;
   }
   if (moved > 0) {
+    e.longrope_l0_unturned = static_cast<double>(l0);
     note =
         msg("SGLang reads the {0} token(s) at position {1} = L0 from row {1} of its [short | long] cache, the long "
             "list's position 0: they do not turn (rope_variant.py, Phi3LongRoPEScaledRotaryEmbedding)",

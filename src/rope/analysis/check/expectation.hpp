@@ -36,8 +36,10 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
 /// The positions as an engine's cache reads them, where that differs from the positions themselves: SGLang's
 /// LongRoPE (rope_variant.py @ 0b1fd02d56, Phi3LongRoPEScaledRotaryEmbedding.forward) indexes one [short | long]
 /// cache, so in a batch whose largest position is exactly L0 (the short list: no position > L0) the token at L0
-/// reads row L0, the long list's position 0, and does not turn. `note` says so when a position changed.
-std::vector<AxisPosition> engine_cache_positions(const RopeExpectation& e, const LongRopeRule& rule,
+/// reads row L0, the long list's position 0, and does not turn: `e.longrope_l0_unturned` is L0 then, and `note` says
+/// so. The positions come back as they are (the kernel turns the token at L0 by 0, check_kernel.cpp variant_position,
+/// and a variant of the other list, SGLang's long path, turns it as its position).
+std::vector<AxisPosition> engine_cache_positions(RopeExpectation& e, const LongRopeRule& rule,
                                                  std::vector<AxisPosition> positions, std::optional<Message>& note);
 
 }  // namespace rope

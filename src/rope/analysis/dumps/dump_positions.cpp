@@ -1,13 +1,16 @@
 #include "rope/analysis/dumps/dump_positions.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sys/stat.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
 
@@ -105,7 +108,30 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
   return positions_from_tensor(t, name);
 }
 
-DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor) {
+namespace {
+
+/// `text` with its first line that is neither blank nor a '#' comment turned into a comment when it is `header`
+/// (spaces aside): a CSV's column names.
+std::string without_header(std::string_view text, std::string_view header) {
+  std::string out(text);
+  std::size_t at = 0;
+  while (at < out.size()) {
+    const std::size_t end = std::min(out.find('\n', at), out.size());
+    std::string line;
+    for (std::size_t i = at; i < end; ++i) {
+      if (out[i] != ' ' && out[i] != '\t' && out[i] != '\r') line += out[i];
+    }
+    if (!line.empty() && line[0] != '#') {
+      if (line == header) out.insert(at, "#");
+      break;
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+DumpPositions read_positions_bytes(const std::string& path, const std::string& what, const std::string& tensor,
+                                   std::string_view header) {
   const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
   TensorReadOptions read;
   read.integers = true;
@@ -138,7 +164,34 @@ DumpPositions read_positions_file(const std::string& path, const std::string& wh
   if (bytes.find('\0') != std::string_view::npos) {
     throw InvalidArgument(error_msg("{0}: neither .npy, safetensors nor text (it holds a NUL byte)", name));
   }
-  return positions_from_text(bytes, name);
+  return header.empty() ? positions_from_text(bytes, name) : positions_from_text(without_header(bytes, header), name);
+}
+
+}  // namespace
+
+DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor) {
+  return read_positions_bytes(path, what, tensor, {});
+}
+
+std::vector<ShiftMapRow> read_shift_map_file(const std::string& path, const std::string& what) {
+  const DumpPositions p = read_positions_bytes(path, what, "", "old,new");
+  const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
+  if (p.components != 1 || p.seq != 2) {
+    throw InvalidArgument(error_msg("{0}: shape [{1}] is not [n, 2], a row (old, new) per key", name,
+                                    fmt::format("{}", fmt::join(p.shape, ", "))));
+  }
+  std::vector<ShiftMapRow> rows;
+  rows.reserve(static_cast<std::size_t>(p.rows));
+  for (long r = 0; r < p.rows; ++r) {
+    const double old_position = p.values[static_cast<std::size_t>(2 * r)].value[0];
+    const double new_position = p.values[static_cast<std::size_t>(2 * r + 1)].value[0];
+    if (!(std::abs(new_position - old_position) <= kMaxDumpPosition)) {
+      throw InvalidArgument(error_msg("{0}: row {1} moves a key by {2} − {3}, beyond 2^24", name, r,
+                                      format_number(new_position), format_number(old_position)));
+    }
+    rows.push_back({old_position, new_position});
+  }
+  return rows;
 }
 
 std::vector<DumpSegment> segments_from_starts(const std::vector<double>& starts, long seq, const std::string& what) {

@@ -47,6 +47,18 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 /// @throws IoError (unreadable), InvalidArgument as the two above.
 DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor = "");
 
+/// One row of a shift map (rope check --shift-map, check_mode.hpp (H2)): a key moved from `old_position` to
+/// `new_position`.
+struct ShiftMapRow {
+  double old_position = 0;
+  double new_position = 0;
+};
+
+/// Reads a shift map as read_positions_file reads positions (.npy, safetensors, torch.save or text): [n, 2], a row
+/// (old, new) per key; a text file may start with the CSV header `old,new`. @throws IoError (unreadable),
+/// InvalidArgument as read_positions_file, for another shape, or a row whose new − old is beyond kMaxDumpPosition.
+std::vector<ShiftMapRow> read_shift_map_file(const std::string& path, const std::string& what);
+
 /// The positions of an axis-positions file (rope check and identify --axis-positions) when it is a tensor file
 /// (.npy, safetensors or torch.save, by its first bytes, read as read_positions_file reads them): [C, seq] or
 /// [C, batch, seq] with C = 2, 3 or 4 components per position (HF's position_ids [3, batch, seq], a vision tower's

@@ -128,7 +128,8 @@ Message longrope_engines_for(bool other_is_short, double m, long l0) {
   if (p == l0) {
     return msg(
         "Hugging Face takes it at this position (max(position) + 1 > {0}), vLLM with max_model_len > {0}, "
-        "llama.cpp with n_ctx > {0}",
+        "llama.cpp with n_ctx > {0}, SGLang when another request of the same batch has a position > {0} (its long "
+        "path: every token at position + {0}, the one at {0} included)",
         l0);
   }
   return msg(
