@@ -51,8 +51,11 @@ TEST_F(CmdWeights, KBugFailsNamingIt) {
 TEST_F(CmdWeights, FusedQueryKeyValueOfAFamily) {
   // Falcon's new decoder: query_key_value per KV group, split as FalconAttention._split_heads does; its k permuted.
   // The candidate's names are shown: the Hugging Face side as the candidate.
+  // Its long name shortened in the middle within 100 columns, whole with --wide.
   Result r = rope_cli({"weights", weights_cli_path("falcon.gguf"), weights_cli_path("falcon-hf")});
   EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("transformer.h.0.s…_key_value.weight"));
+  r = rope_cli({"weights", weights_cli_path("falcon.gguf"), weights_cli_path("falcon-hf"), "--wide"});
   EXPECT_THAT(r.out, HasSubstr("transformer.h.0.self_attention.query_key_value.weight"));
   r = rope_cli({"weights", weights_cli_path("falcon-hf"), weights_cli_path("falcon-k-permuted.gguf")});
   EXPECT_EQ(r.code, 1);
