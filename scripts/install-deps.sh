@@ -8,7 +8,8 @@
 #           (the catalog tests, `make pot`), pybind11 and pytest (the Python module), clang-format-14 (the
 #           test format.check, `make format`)
 #   fuzz    also clang++ and libFuzzer (make fuzz and make sanitize)
-#   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson pages in a real
+#   browser also headless Chromium, python3-pil and poppler-utils (pdftotext: the printed handout's text), for
+#           `make browser-test` (the lesson pages in a real
 #           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
 #           large, so no other level installs them
 #   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
@@ -51,7 +52,7 @@ if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
 if [[ $level == browser ]]; then
-  packages+=(chromium python3-pil emscripten)
+  packages+=(chromium python3-pil poppler-utils emscripten)
 fi
 if [[ $level == llama ]]; then
   packages+=(git openssl ca-certificates)

@@ -9,15 +9,20 @@ const rope = ropeModule();
 rope.set_catalog(ROPE_CATALOG);
 
 let lang = "en";
+// θ_i and λ_i as the page shows them: i as a subscript (θᵢ), never a raw underscore; the catalog keeps θ_i.
+function subscripts(text) {
+  return text.replace(/([θλ])_i\b/g, "$1ᵢ");
+}
 function tr(id, ...values) {
   const zh = lang === "zh" ? ROPE_CATALOG["\u0004" + id] : undefined;
-  return (zh || id).replace(/\{(\d+)\}/g, (_, k) => String(values[Number(k)]));
+  return subscripts((zh || id).replace(/\{(\d+)\}/g, (_, k) => String(values[Number(k)])));
 }
 
 // The page's own sentences (data-tr in web/lesson.html), listed so that scripts/pot.sh extracts them; N_ marks
 // a text for translation without translating it here (translate() does, from the element).
 const N_ = (id) => id;
 const PAGE_TEXT = [
+  N_("⋮ {0} pairs"),
   N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
@@ -328,12 +333,23 @@ function drawMatrix(s, f, answer) {
   put("r01", answer.shown.value.matrix[0][partner], answer.exact.value.matrix[0][partner]);
 }
 
-// A line plot in the box [60, 560] × [20, 300]; ys on a log axis when log.
+// Ticks at round values (1, 2 or 5 times a power of ten) from lo to hi, about n of them; integers only where
+// `whole` (pair numbers).
+function roundTicks(lo, hi, n, whole) {
+  const raw = (hi - lo) / n, power = 10 ** Math.floor(Math.log10(raw)), m = raw / power;
+  const step = Math.max(whole ? 1 : 0, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power);
+  const out = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-9); ++k) out.push(Number((k * step).toPrecision(12)));
+  return out;
+}
+
+// A line plot in the box [72, 560] × [20, 300]; ys on a log axis when log. Left of the box: the tick labels
+// (ending at x = 64, clear of the tick marks) and the axis title (x = 16).
 function plot(svg, series, xmax, ymin, ymax, log) {
-  const X = (x) => 60 + 500 * x / xmax;
+  const X = (x) => 72 + 488 * x / xmax;
   const Y = (y) => log ? 300 - 280 * (Math.log10(y) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin))
                        : 300 - 280 * (y - ymin) / (ymax - ymin);
-  el(svg, "rect", {x: 60, y: 20, width: 500, height: 280, fill: "none", stroke: "#999"});
+  el(svg, "rect", {x: 72, y: 20, width: 488, height: 280, fill: "none", stroke: "#999"});
   for (const {xs, ys, stroke, dash, width} of series) {
     let d = "";
     for (let k = 0; k < xs.length; ++k) d += `${k ? "L" : "M"}${X(xs[k]).toFixed(2)},${Y(ys[k]).toFixed(2)}`;
@@ -344,7 +360,7 @@ function plot(svg, series, xmax, ymin, ymax, log) {
 
 // Axis titles of a plot() figure, under the x axis and along the y axis.
 function titles(svg, x, y) {
-  el(svg, "text", {x: 310, y: 364, "font-size": 20, "text-anchor": "middle", fill: "#333"}, x);
+  el(svg, "text", {x: 316, y: 364, "font-size": 20, "text-anchor": "middle", fill: "#333"}, x);
   el(svg, "text", {x: 16, y: 160, "font-size": 20, "text-anchor": "middle", fill: "#333",
                    transform: "rotate(-90 16 160)"}, y);
 }
@@ -362,18 +378,14 @@ function drawDecay(s, f, answer) {
   const top = Math.max(...dec.original, ...(dec.scaled || [0]));
   const {X, Y} = plot(svg, series, s.max_distance, 0, top * 1.05, false);
   const dist = Math.abs(s.n - s.m);
-  for (let k = 0; k <= 4; ++k) {
-    const x = s.max_distance * k / 4;
+  for (const x of roundTicks(0, s.max_distance, 4, true)) {
     el(svg, "line", {x1: X(x), y1: 300, x2: X(x), y2: 308, stroke: "#999"});
     el(svg, "text", {x: X(x), y: 330, "font-size": 20, "text-anchor": "middle"}, String(x));
   }
-  // Ticks at 0, about half and about the top, at two significant digits, labelled as rope's figures label theirs.
-  const nice = (v) => {
-    const unit = 10 ** (Math.floor(Math.log10(v)) - 1);
-    return Math.round(v / unit) * unit;
-  };
-  for (const y of [0, nice(top / 2), nice(top)]) {
-    el(svg, "text", {x: 55, y: Y(y) + 7, "font-size": 20, "text-anchor": "end"}, rope.tick_label(y));
+  // Ticks at round values, labelled as rope's figures label theirs.
+  for (const y of roundTicks(0, top * 1.05, 3, false)) {
+    el(svg, "line", {x1: 66, y1: Y(y), x2: 72, y2: Y(y), stroke: "#999"});
+    el(svg, "text", {x: 63, y: Y(y) + 7, "font-size": 20, "text-anchor": "end"}, rope.tick_label(y));
   }
   titles(svg, tr("distance |n − m|"), tr("bound f"));
   if (dist <= s.max_distance) {
@@ -403,13 +415,14 @@ function drawWavelengths(s, answer) {
   if (f.scaled) series.push({xs, ys: f.lambda, stroke: ORANGE});
   const top = Math.max(...f.lambda, ...f.lambda0, s.context) * 2;
   const {X, Y} = plot(svg, series, Math.max(half - 1, 1), 1, top, true);
-  el(svg, "line", {x1: 60, y1: Y(s.context), x2: 560, y2: Y(s.context), stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "8 5"});
+  el(svg, "line", {x1: 72, y1: Y(s.context), x2: 560, y2: Y(s.context), stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "8 5"});
   el(svg, "text", {x: 555, y: Y(s.context) - 8, fill: GREEN, "font-size": 20, "text-anchor": "end"}, tr("context {0}", s.context));
   for (let e = 0; e <= Math.log10(top); e += 2) {
-    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 20, "text-anchor": "end"}, e === 0 ? "1" : `1e${e}`);
+    el(svg, "line", {x1: 66, y1: Y(10 ** e), x2: 72, y2: Y(10 ** e), stroke: "#999"});
+    el(svg, "text", {x: 63, y: Y(10 ** e) + 6, "font-size": 20, "text-anchor": "end"}, e === 0 ? "1" : `1e${e}`);
   }
-  for (let k = 0; k <= 4; ++k) {
-    const i = Math.round((half - 1) * k / 4);
+  for (const i of roundTicks(0, Math.max(half - 1, 1), 4, true)) {
+    el(svg, "line", {x1: X(i), y1: 300, x2: X(i), y2: 308, stroke: "#999"});
     el(svg, "text", {x: X(i), y: 330, "font-size": 20, "text-anchor": "middle"}, String(i));
   }
   titles(svg, tr("pair i"), tr("wavelength λ_i"));
@@ -523,8 +536,33 @@ function table(s, f, w) {
   // table prints them, so the table fits its panel; every digit (the command's CSV and JSON) in data-exact.
   const scaled = "original_inv_freq" in f.value;
   const theta0 = scaled ? "original_inv_freq" : "inv_freq";
-  const curves = w.value.curves.length;
-  for (let i = 0; i < f.value.inv_freq.length; ++i) {
+  const curves = w.value.curves.length, pairs = f.value.inv_freq.length;
+  // In presenter mode the rows that make the panel's point, without scrolling: the first two and the last pair,
+  // and each band boundary with the two pairs on either side; a row "⋮" for the pairs between.
+  const point = new Set([0, 1, pairs - 1]);
+  if (f.value.band) {
+    for (let i = 1; i < pairs; ++i) {
+      if (f.value.band[i] !== f.value.band[i - 1]) for (let k = i - 2; k <= i + 1; ++k) point.add(k);
+    }
+  } else {
+    for (let k = 2; k < 6; ++k) point.add(k);
+    point.add(pairs - 2);
+  }
+  let left = 0;  // pairs left out since the last row shown
+  for (let i = 0; i < pairs; ++i) {
+    if (presenting && !point.has(i)) {
+      ++left;
+      if (point.has(i + 1) || i === pairs - 1) {
+        const row = document.createElement("tr"), td = document.createElement("td");
+        td.colSpan = 6;
+        td.className = "gap";
+        td.textContent = tr("⋮ {0} pairs", left);
+        row.appendChild(td);
+        body.appendChild(row);
+        left = 0;
+      }
+      continue;
+    }
     const row = document.createElement("tr");
     const number = (answer, pick) => [pick(answer.shown)[i], pick(answer.exact)[i]];
     const cells = [[String(i)], number(f, (v) => v.value[theta0]), number(w, (v) => v.value.curves[0].wavelength),
@@ -665,7 +703,8 @@ function present(on, panel) {
   document.body.classList.toggle("presenting", on);
   panels.forEach((p, k) => p.classList.toggle("shown", k === shown));
   document.body.dataset.panel = on ? String(shown + 1) : "";
-  measure();
+  if (computing) update();  // the table shows its point rows in presenter mode, every row outside it
+  else measure();
 }
 function svgTextSize(t) {
   const svg = t.ownerSVGElement, box = svg.getBoundingClientRect();
@@ -705,13 +744,21 @@ function measure() {
   const name = (e) => e.id ? `#${e.id}` : e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? `.${e.className}` : "");
   for (const e of [section, ...section.querySelectorAll("*"), ...$("controls").querySelectorAll("*")]) {
     if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
-    if (e.closest("#pairs-box") && e.id !== "pairs-box") continue;  // the table scrolls inside its box
     const r = e.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;  // not shown
     const control = e.closest("#controls") !== null;
     const out = r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 ||
                 (control && (r.left < box.left - 0.5 || r.right > box.right + 0.5));
     if (out) outside.push(name(e));
+    // Text cut inside its box: a box that hides or scrolls what does not fit holds more than it shows (the
+    // table's columns cut on the right, rows that need scrolling), or a cell narrower than its text.
+    const style = getComputedStyle(e);
+    const form = ["INPUT", "SELECT", "BUTTON", "OPTION"].includes(e.tagName);
+    const clips = !form && (style.overflowX !== "visible" || style.overflowY !== "visible" || e.tagName === "TD" ||
+                            e.tagName === "TH");
+    if (clips && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) && e.clientWidth > 0) {
+      outside.push(name(e) + ":cut");
+    }
   }
   document.body.dataset.outside = outside.join(" ");
 }
@@ -868,6 +915,7 @@ function fromAddress(hash) {
   for (const [k, v] of params) {
     if (k === "lang") {
       lang = v === "zh" ? "zh" : "en";
+      if (v !== "zh" && v !== "en") notes.push([N_("lang = {0}: this page speaks en and zh; shown in English"), v]);
       translate();
     } else if (k === "key") {
       key(v);

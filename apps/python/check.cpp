@@ -514,7 +514,11 @@ void bind_check(py::module_& m) {
             q.vision = !s.overrides.vision.empty();
             q.gguf = s.gguf;
             q.layout = s.overrides.layout;
-            where = s.overrides.layout ? Message::same(option_name("layout")) : msg("the model's class");
+            // Where the layout came from, as check_run says it (expectation_of_resolved): given, the model's
+            // class, or assumed where the Spec names no model.
+            where = s.overrides.layout ? Message::same(option_name("layout"))
+                    : s.source.any()   ? msg("the model's class")
+                                       : msg("assumed: Hugging Face's rotate_half; give {0}", option_name("layout"));
             return expectation_from_rope(s.rope, q);
           };
         }

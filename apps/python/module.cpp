@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/version.hpp"
 
 namespace rope::python {
@@ -46,6 +47,9 @@ std::string python_argument(std::string_view setting) {
   return std::string(setting);
 }
 
+/// What the module's texts call a Spec's settings where no model was given (report/rope_text.hpp).
+rope::Message settings_given() { return rope::msg("the settings given"); }
+
 }  // namespace
 
 }  // namespace rope::python
@@ -54,6 +58,7 @@ PYBIND11_MODULE(_rope, m) {
   namespace py = pybind11;
   m.doc() = "rope's library: a model's RoPE, the float64 reference, and the check of a dump (docs/python.md)";
   rope::set_option_namer(&rope::python::python_argument);
+  rope::set_no_model_name(&rope::python::settings_given);  // a Spec of plain settings, not "the command line"
   rope::python::install_catalog();
   m.attr("__version__") = rope::kVersion;
   // InvalidArgument: bad input, ValueError with the library's sentence; IoError: a file that cannot be read.

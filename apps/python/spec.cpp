@@ -8,6 +8,7 @@
 #include "report.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/inspect_report.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/models/presets.hpp"
@@ -145,7 +146,7 @@ void bind_spec(py::module_& m) {
   });
   py::class_<Spec>(m, "Spec")
       .def(py::init(&make), py::arg("preset"), py::arg("file"), py::arg("params"), py::arg("name") = "")
-      .def_property_readonly("name", [](const Spec& s) { return s.rope.spec.name; })
+      .def_property_readonly("name", [](const Spec& s) { return model_name(s.rope.spec, Lang::En); })
       .def_property_readonly("model_type", [](const Spec& s) { return s.rope.spec.model_type; })
       .def_property_readonly("plain", [](const Spec& s) { return s.rope.plain; })
       .def_property_readonly("head_dim", [](const Spec& s) { return s.rope.spec.head_dim; })

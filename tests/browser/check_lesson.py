@@ -5,14 +5,18 @@
   - runs its script: opened at #frame=11 the DOM shows the last frame's counter "12 / 12",
   - draws something: the screenshot is not blank (>= 2 % of the pixels not white, >= 16 colours),
   - shows another frame at #frame=11 than at #frame=0 (the slider's frames are precomputed SVGs),
-  - folds the exercises' answers (<details>, closed) and prints as the class's handout (issue 68): Chromium's
-    print of the page (DevTools' Page.printToPDF, its @page size: A4) is one or two pages (the print stylesheet keeps
-    the figures and the exercises, and leaves out the outputs, the sliders and the answers).
+  - folds the exercises' answers (<details>, closed) and prints as the class's handout (issues 68 and 81): Chromium's
+    print of the page (DevTools' Page.printToPDF, its @page size: A4) is one to three pages (the print stylesheet
+    keeps each part's title, the figures two to a row and the exercises, and leaves out the outputs, the sliders
+    and the answers), and its text (poppler's pdftotext) holds every part's title as the page writes it and no
+    raw Markdown (a link's "](", "**", a backquote).
 Run by `make browser-test` (and CI), not by ctest: Chromium is a large package, installed by
-`scripts/install-deps.sh browser`. Needs python3-pil (same level) to read the screenshot.
+`scripts/install-deps.sh browser`. Needs python3-pil (same level) to read the screenshot and poppler-utils (same
+level) for pdftotext.
 
 usage: check_lesson.py ROPE OUTDIR
 """
+import html
 import os
 import re
 import subprocess
@@ -57,9 +61,20 @@ def check(rope, out):
         headless.pdf(url, WINDOW, PROFILE, pdf)
         with open(pdf, "rb") as f:
             pages = len(re.findall(rb"/Type\s*/Page\b", f.read()))
-        if not 1 <= pages <= 2:
-            sys.exit(f"{lang}: the printed handout is {pages} A4 pages (expected 1 or 2)")
-        print(f"{lang}: the handout prints on {pages} A4 pages")
+        if not 1 <= pages <= 3:
+            sys.exit(f"{lang}: the printed handout is {pages} A4 pages (expected 1 to 3)")
+        printed = re.sub(r"\s+", "", subprocess.run(["pdftotext", "-enc", "UTF-8", pdf, "-"], check=True,
+                                                     capture_output=True, text=True).stdout)
+        titles = [html.unescape(t) for t in re.findall(r'<section id="(?:part\d+|exercises)">\s*<h2>(.*?)</h2>', dom)]
+        if len(titles) < 9:
+            sys.exit(f"{lang}: {len(titles)} part titles on the page (expected the parts and the exercises)")
+        missing = [t for t in titles if re.sub(r"\s+", "", t) not in printed]
+        if missing:
+            sys.exit(f"{lang}: the printed handout leaves out these titles: {missing}")
+        markdown = [m for m in ("](", "**", "`") if m in printed]
+        if markdown:
+            sys.exit(f"{lang}: the printed handout shows raw Markdown: {markdown}")
+        print(f"{lang}: the handout prints on {pages} A4 pages, with its {len(titles)} titles")
         first = screenshot(url + "#frame=0", os.path.join(out, f"lesson.{lang}.first.png"))
         last = screenshot(url + "#frame=11", os.path.join(out, f"lesson.{lang}.last.png"))
         if first == last:

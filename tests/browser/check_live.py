@@ -341,27 +341,54 @@ def check_values(page, profile):
           " old links noted)")
 
 
+# Part 8's bookmark in docs/classroom.md's timing table: Llama 3.1's llama3 scaling, kept up to pair 28, ramped 29 … 34,
+# interpolated from 35 on.
+PART8 = "d=128&base=500000&scaling=llama3&factor=8&L0=8192&context=32768"
+
+
+def check_unknown_language(page, profile):
+    """An unknown lang (issue 81 item 3) is said, not ignored: #lang=fr shows the English page with a note naming
+    the value, and the same note in Chinese once the key L switches the language."""
+    for address, chinese in (("lang=fr&d=16", False), ("lang=fr&d=16&key=l", True)):
+        dom, dumped = Dom(), chromium(f"file://{page}#{address}", profile, "--dump-dom")
+        dom.feed(dumped)
+        note = dom.ids["address-note"][0].strip()
+        if re.search(r'<p id="address-note"[^>]*\bhidden\b', dumped) or "lang = fr" not in note:
+            sys.exit(f"#{address}: no visible note for lang = fr: {note!r}")
+        if chinese != bool(re.search(r"[\u4e00-\u9fff]", note)):
+            sys.exit(f"#{address}: the note is not in the page's language: {note!r}")
+    print("an unknown lang is noted, in both languages")
+
+
 def check_presenter(page, profile):
     """Presenter mode (issues 51 and 68): the key P shows one panel full screen, Space and Backspace step through
     the panels, and the address keeps the panel. On each of the seven panels, at 1920×1080 and 1280×720, in both
     languages and at d = 128 under YaRN (the widest table, a ≠ 1): no element of the panel (figure, numbers,
-    sentences, command) and no control lies outside the window, and no control outside the controls' column (the
-    page measures each as Chromium draws it, body[data-outside]); at 1920×1080 the smallest text drawn (SVG text
+    sentences, command) and no control lies outside the window, and no control outside the controls' column, and no
+    text is cut inside its box (a table's columns or rows hidden or left to scrolling, a cell narrower than its
+    text) (the page measures each as Chromium draws it, body[data-outside]); Part 8's bookmark shows on panel 6 the
+    rows of its point, each band boundary with the two pairs on either side; at 1920×1080 the smallest text drawn (SVG text
     scaled with its picture, HTML text by its computed size, body[data-smallest-text]) is at least 28 px."""
     sizes = []
     for window in ((1920, 1080), (1280, 720)):
         for lang in ("en", "zh"):
-            for k in range(1, 8):
+            for k in range(1, 9):  # the seven panels under YaRN, then Part 8's bookmark (llama3) on panel 6
                 dom = Dom()
-                url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}"
+                url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}" if k < 8 else \
+                    f"file://{page}#lang={lang}&{PART8}&present=6"
                 dumped = headless.chromium(url, window, profile, "--dump-dom")
                 dom.feed(dumped)
                 body = re.search(r"<body([^>]*)>", dumped).group(1)
-                where = f"presenter mode, panel {k} at {window[0]}×{window[1]} ({lang})"
+                where = f"presenter mode, panel {k if k < 8 else '6 at Part 8'} at {window[0]}×{window[1]} ({lang})"
+                if k == 8:  # the rows of the part's point: each band boundary with the two pairs on either side
+                    shown = [int(c) for c in re.findall(r'<tr><td[^>]*>(\d+)</td>', dumped)]
+                    if not {27, 28, 29, 30, 33, 34, 35, 36} <= set(shown) or len(shown) > 16:
+                        sys.exit(f"{where}: the table shows pairs {shown}, not each band boundary (29, 35) with the "
+                                 "two pairs on either side")
                 panel = re.search(r'data-panel="(\d+)"', body)
                 smallest = re.search(r'data-smallest-text="([\d.]+)"', body)
                 outside = re.search(r'data-outside="([^"]*)"', body)
-                if not panel or panel.group(1) != str(k) or not smallest or not outside:
+                if not panel or panel.group(1) != str(k if k < 8 else 6) or not smallest or not outside:
                     sys.exit(f"{where}: the page shows {body!r}")
                 if outside.group(1):
                     sys.exit(f"{where}: outside the window (or the controls' column): {html.unescape(outside.group(1))}")
@@ -475,6 +502,7 @@ def main():
         check_address(page, profile)
         check_values(page, profile)
         check_presenter(page, profile)
+        check_unknown_language(page, profile)
         check_sizes(page, profile)
         check_labels(page, profile)
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):

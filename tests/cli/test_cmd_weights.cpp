@@ -7,6 +7,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rope/report/printing.hpp"
 
 #include "support/cli_harness.hpp"
 
@@ -46,8 +51,11 @@ TEST_F(CmdWeights, KBugFailsNamingIt) {
 TEST_F(CmdWeights, FusedQueryKeyValueOfAFamily) {
   // Falcon's new decoder: query_key_value per KV group, split as FalconAttention._split_heads does; its k permuted.
   // The candidate's names are shown: the Hugging Face side as the candidate.
+  // Its long name shortened in the middle within 100 columns, whole with --wide.
   Result r = rope_cli({"weights", weights_cli_path("falcon.gguf"), weights_cli_path("falcon-hf")});
   EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("transformer.h.0.s…_key_value.weight"));
+  r = rope_cli({"weights", weights_cli_path("falcon.gguf"), weights_cli_path("falcon-hf"), "--wide"});
   EXPECT_THAT(r.out, HasSubstr("transformer.h.0.self_attention.query_key_value.weight"));
   r = rope_cli({"weights", weights_cli_path("falcon-hf"), weights_cli_path("falcon-k-permuted.gguf")});
   EXPECT_EQ(r.code, 1);
@@ -162,6 +170,41 @@ TEST_F(CmdWeights, SingleSafetensorsWithConfig) {
                              "--config", weights_cli_path("mha-hf/config.json")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(test::unwrapped(r.out), HasSubstr("the model read from"));
+}
+
+// A missing permutation (issue 81 item 5): the sentence says what the found map means there, not that the engine
+// pairs the rows as the reference does.
+TEST_F(CmdWeights, MissingPermutationSaysSo) {
+  const Result r = rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-missing.gguf")});
+  EXPECT_EQ(r.code, 1);
+  const std::string out = test::unwrapped(r.out);
+  EXPECT_THAT(out, HasSubstr("identity: the permutation is missing: the candidate keeps the reference's row order"));
+  EXPECT_THAT(out, Not(HasSubstr("as the reference does")));
+  const Result zh =
+      rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-missing.gguf"), "--lang", "zh"});
+  EXPECT_THAT(test::unwrapped(zh.out), HasSubstr("缺少置换"));
+}
+
+// Rows within the reports' 100 columns: Hugging Face's long names shortened in their middle, each still its own
+// (q and k apart); --wide and --json give them whole.
+TEST_F(CmdWeights, LongNamesFitTheColumns) {
+  const std::vector<std::string> args = {"weights", weights_cli_path("llama-f16.gguf"), weights_cli_path("llama-hf")};
+  const Result r = rope_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(columns(line), 100u) << line;
+  EXPECT_THAT(r.out, HasSubstr("model.layers.0.s…tn.q_proj.weight"));
+  EXPECT_THAT(r.out, HasSubstr("model.layers.0.s…tn.k_proj.weight"));
+  EXPECT_THAT(r.out, Not(HasSubstr("model.layers.0.self_attn.q_proj.weight")));
+  std::vector<std::string> wide_args = args;
+  wide_args.push_back("--wide");
+  const Result wide = rope_cli(wide_args);
+  EXPECT_EQ(wide.code, 0);
+  EXPECT_THAT(wide.out, HasSubstr("model.layers.0.self_attn.q_proj.weight  gguf-to-hf"));
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const auto j = nlohmann::json::parse(rope_cli(json_args).out);
+  EXPECT_EQ(j["tensors"][0]["name"], "model.layers.0.self_attn.q_proj.weight");
 }
 
 }  // namespace

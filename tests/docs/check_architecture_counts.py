@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""docs.architecture_counts: the counts docs/architecture.md states, measured on the tree.
+"""docs.architecture_counts: the counts docs/architecture.md and README.md state, measured on the tree.
 
 Each claim is a sentence of the page with its number, found by a pattern, and the number the tree gives:
 the commands (the rows of kCommands, apps/rope/cli/commands.hpp, as tests/hardening/cases.py reads them),
 the lines of `rope check`'s run_check (cmd_check.cpp, its signature to its closing brace), the library's
 layers (cmake/library_sources.cmake), the places a command on the report layer takes (command_places: its run,
 its report, its command, its row, its tests, its docs and its Chinese) and how many commands are in all of them,
-in all but a report test of their own, and in fewer. A sentence
+in all but a report test of their own, and in fewer. README.md's front door: its commands (kCommands' rows), the
+class's length wherever it names it (the minutes of docs/classroom.md's timing table, added up, which its heading
+states too) and each "N commands" sentence (the distinct `rope NAME` its paragraph names). A sentence
 that is gone, or a number that is not the tree's, fails the test naming both.
 
 Usage: check_architecture_counts.py ROOT
@@ -114,6 +116,52 @@ def claims(root):
     ]
 
 
+def lesson_minutes(root):
+    """The minutes of docs/classroom.md's timing table, added up; a heading that states another total fails."""
+    text = read(root, "docs/classroom.md")
+    rows = re.findall(r"^\| \d+:\d\d \|.*\| (\d+) \|$", text, re.M)
+    total = sum(int(m) for m in rows)
+    heading = re.search(r"^## Timing: (\d+) minutes$", text, re.M)
+    if not heading or int(heading.group(1)) != total:
+        raise RuntimeError(f"docs/classroom.md: its timing table adds up to {total} minutes, its heading says "
+                           f"{heading.group(0) if heading else 'nothing'}")
+    return total
+
+
+def readme_claims(root):
+    """(what, sentence found, the number it states, the tree's number) for README.md."""
+    text = read(root, "README.md")
+    flat = re.sub(r"\s+", " ", text)
+    out = []
+    m = re.search(r"one C\+\+17 program of (\w+) commands", flat)
+    out.append(("the commands, kCommands' rows", m and m.group(0), m and number(m.group(1)), commands(root)))
+    minutes = lesson_minutes(root)
+    said = re.findall(r"\ba (\w+)-minute (?:class|lesson)", flat)
+    if not said:
+        out.append(("the class's length, docs/classroom.md's timing table", None, None, minutes))
+    for word in said:
+        out.append(("the class's length, docs/classroom.md's timing table", f"a {word}-minute", number(word), minutes))
+    for paragraph in re.split(r"\n\s*\n", text):
+        flat_paragraph = re.sub(r"\s+", " ", paragraph)
+        for m in re.finditer(r"\b(\w+) commands (?:sound|are)\b", flat_paragraph):
+            if number(m.group(1)) is None:
+                continue
+            named = set(re.findall(r"`rope ([a-z-]+)", flat_paragraph))
+            out.append((f"the commands its paragraph names ({', '.join(sorted(named))})", m.group(0),
+                        number(m.group(1)), len(named)))
+    return out
+
+
+def check_readme(root):
+    problems = []
+    for what, sentence, said, measured in readme_claims(root):
+        if sentence is None:
+            problems.append(f"README.md no longer states {what} ({measured})")
+        elif said != measured:
+            problems.append(f"README.md says {sentence!r}; the tree has {measured} ({what})")
+    return problems
+
+
 def number(word):
     return int(word) if word.isdigit() else NUMBERS.get(word.lower())
 
@@ -133,12 +181,12 @@ def check(root):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    problems = check(sys.argv[1])
+    problems = check(sys.argv[1]) + check_readme(sys.argv[1])
     for p in problems:
         print(p)
     if problems:
         sys.exit(1)
-    print("docs/architecture.md: its counts are the tree's")
+    print("docs/architecture.md and README.md: their counts are the tree's")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ bad input refused as rope.check refuses it (ValueError). Tolerance as tests/cli/
 1e-12 absolute (the order of sums and the FFT's rounding, some 1e-14)."""
 import json
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -60,3 +61,34 @@ def test_bad_input_as_check():
         rope.spectrum(np.zeros((16, 7)))
     with pytest.raises(ValueError):
         rope.spectrum(np.zeros((16, 8)), positions=np.arange(15))
+
+
+# Python's texts carry no command line's words and no blanks (issue 81 item 5): an array has no file name, its
+# positions are said from their numbers, a Spec of plain settings is not "the model's class", and a Spec without a
+# model is not "the command line".
+CLI_WORDS = ("--", "the command line", "命令行")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_texts_without_command_line_words(lang):
+    x = ref.synthetic(32, 1, 1, 16, "half", 3)[0]  # [seq, heads, d]
+    for spec, positions in ((None, None), (rope.Spec(head_dim=16, base=10000), np.arange(5, 37)),
+                            (rope.Spec(head_dim=16, base=10000, layout="half"), np.array([0, 3] + list(range(4, 34))))):
+        text = rope.spectrum(np.ascontiguousarray(x), spec, positions=positions, lang=lang).text
+        first = text.splitlines()[0]
+        assert first.split("：" if lang == "zh" else ": ", 1)[1].strip(), text  # the file name is never blank
+        for word in CLI_WORDS:
+            assert word not in text, (word, text)
+        assert "the model's class" not in text and "模型的类" not in text, text
+        assert re.search(r"positions \S|位置 ?\S", text), text
+    en = rope.spectrum(np.ascontiguousarray(x), rope.Spec(head_dim=16, base=10000), positions=np.arange(5, 37)).text
+    assert "an array held in memory" in en and "positions 5:37" in en, en
+    assert "assumed: Hugging Face's rotate_half; give layout" in en, en
+    odd = rope.spectrum(np.ascontiguousarray(x), positions=np.array([0, 3] + list(range(4, 34)))).text
+    assert "an array of 32, from 0 to 33" in odd, odd
+
+
+def test_spec_names_no_command_line():
+    spec = rope.Spec(head_dim=64, base=10000)
+    assert spec.name == "the settings given"
+    assert "command line" not in repr(spec), repr(spec)

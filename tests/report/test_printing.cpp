@@ -76,3 +76,28 @@ TEST(Printing, WrapLinesBreaksLongLinesUnderTheirLastColumn) {
 
 }  // namespace
 }  // namespace rope
+
+// shorten_middle: a name that fits stays; a longer one keeps its start and its end around "…" in exactly the width
+// asked for (terminal columns: a Chinese character counts 2 and is never cut in half).
+struct ShortenCase {
+  const char* text;
+  std::size_t width;
+  const char* shortened;
+};
+
+class ShortenMiddle : public ::testing::TestWithParam<ShortenCase> {};
+
+TEST_P(ShortenMiddle, KeepsBothEndsInTheWidth) {
+  const ShortenCase& c = GetParam();
+  const std::string got = rope::shorten_middle(c.text, c.width);
+  EXPECT_EQ(got, c.shortened);
+  EXPECT_LE(rope::columns(got), c.width);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, ShortenMiddle,
+    ::testing::Values(ShortenCase{"blk.0.attn_q.weight", 19, "blk.0.attn_q.weight"},
+                      ShortenCase{"model.layers.0.self_attn.q_proj.weight", 33, "model.layers.0.s…tn.q_proj.weight"},
+                      ShortenCase{"model.layers.0.self_attn.k_proj.weight", 16, "model.la….weight"},
+                      ShortenCase{"abcdef", 1, "…"}, ShortenCase{"abcdef", 0, ""},
+                      ShortenCase{"查询投影权重张量", 9, "查询…张量"}));

@@ -172,10 +172,27 @@ std::string first_lines(const std::string& output, std::size_t lines, const Text
   return output.substr(0, at) + t.tr("… {0} more lines: the command prints them all\n", rest);
 }
 
-/// Markdown's inline marks of docs/classroom.md as HTML: `code`, **strong**, *emphasis*; the rest escaped.
+/// Markdown's inline marks of docs/classroom.md as HTML: `code`, **strong**, *emphasis*, [links](target); the rest
+/// escaped. A link to the web keeps its address; one to a heading or file of the docs (which the page, written
+/// anywhere, does not have) is its words alone.
 std::string inline_html(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '[') {
+      const std::size_t close = text.find("](", i);
+      const std::size_t end = close == std::string_view::npos ? close : text.find(')', close + 2);
+      if (end != std::string_view::npos && text.substr(i + 1, close - i - 1).find('[') == std::string_view::npos) {
+        const std::string words = inline_html(text.substr(i + 1, close - i - 1));
+        const std::string_view target = text.substr(close + 2, end - close - 2);
+        if (target.substr(0, 8) == "https://" || target.substr(0, 7) == "http://") {
+          fmt::format_to(std::back_inserter(out), "<a href=\"{}\">{}</a>", html_escape(target), words);
+        } else {
+          out += words;
+        }
+        i = end + 1;
+        continue;
+      }
+    }
     const auto span = [&](std::string_view mark, const char* tag) {
       if (text.substr(i, mark.size()) != mark) return false;
       const std::size_t end = text.find(mark, i + mark.size());
@@ -319,9 +336,10 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
   return {};
 }
 
-// Type large enough to read beside a 900 px figure on a projector. Printed (the handout of docs/classroom.md): the
-// figures three to a row on a first A4 page, the exercises without their answers on a second; no outputs, sliders
-// or answers. In <pre> every character that is not
+// Type large enough to read beside a 900 px figure on a projector. Printed (the handout of docs/classroom.md): each
+// part's title over its figures, two figures to a row across A4 (a part of two figures takes a row, a part of one
+// half a row), captions at 9 pt, then the exercises without their answers; no outputs, sliders or answers. In
+// <pre> every character that is not
 // ASCII sits in a box of its terminal width (pre_html): a Chinese character two columns (2ch), θ or ✓
 // one, whatever font the browser takes it from, so the tables rope prints keep their columns.
 constexpr const char* kStyle =
@@ -333,11 +351,14 @@ figure{margin:0 0 1em 0}figure svg{width:100%;height:auto;max-width:900px}figcap
 .frame[hidden]{display:none}.controls{margin:.5em 0}.controls input{width:60%;vertical-align:middle}
 .controls button{font-size:20px}
 details.answer{border-left:4px solid #9ab;padding:0 .6em;margin:.4em 0 1em}details.answer summary{cursor:pointer;font-weight:bold}
-@media print{body{font-size:10pt;max-width:none;padding:0}h1{font-size:15pt;margin:0 0 .2em}
-pre,code.cmd,.controls,[data-frames],details,.questions,body>p,section>p,section>h2{display:none}
-section{display:contents}#exercises{display:block;break-before:page}#exercises>h2{display:block;font-size:13pt}
-#exercises p{display:block;margin:.3em 0}figure{display:inline-block;width:32%;margin:0 .5% .3em 0;vertical-align:top;
-break-inside:avoid}figcaption{font-size:7pt;margin:0}@page{size:A4;margin:12mm}})";
+@media print{body{font-size:10pt;max-width:none;padding:0;display:grid;grid-template-columns:1fr 1fr;column-gap:6mm;
+align-items:start}h1,body>p,#exercises,section:has(>figure~figure){grid-column:1/-1}h1{font-size:15pt;margin:0 0 .2em}
+pre,code.cmd,.controls,[data-frames],details,.questions,body>p,section>p{display:none}
+section{break-inside:avoid;margin:0 0 2mm}section>h2{font-size:11pt;margin:0 0 1mm;break-after:avoid}
+section:has(>figure~figure)>figure{display:inline-block;width:calc(50% - 3mm);vertical-align:top}
+section:has(>figure~figure)>figure+figure{margin-left:6mm}figure{margin:0;break-inside:avoid}
+figcaption{font-size:9pt;line-height:1.2;margin:.5mm 0 0}#exercises{break-inside:auto}#exercises>h2{font-size:13pt}
+#exercises p{display:block;margin:.3em 0}@page{size:A4;margin:12mm}})";
 
 // Shows frame k of a set and hides the others; nothing is computed here.
 constexpr const char* kScript = R"(function showFrame(set,k){

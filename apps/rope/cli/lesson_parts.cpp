@@ -75,7 +75,7 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
           "attention_sinusoidal.png"},
          t.tr("the same 32 tokens under the additive sinusoidal encoding, causal")}}},
       {8,
-       t.tr("Part 8: optional: a real long-context model"),
+       t.tr("Part 8: a real long-context model"),
        t.tr("To reach 128K tokens, Llama 3.1 leaves the fast pairs alone and stretches the slow ones by 8."),
        {{{"inspect", "--model", "llama-3.1-8b"}, ""},
         {{"wavelengths", "--model", "llama-3.1-8b", "--png", "llama3.png"}, t.tr("llama3 scaling of Llama 3.1 8B")}}},

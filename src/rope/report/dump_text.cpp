@@ -1,5 +1,9 @@
 #include "rope/report/dump_text.hpp"
 
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "rope/io/csv.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/core/message.hpp"
 #include "rope/report/text.hpp"
@@ -8,6 +12,16 @@
 namespace rope {
 
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
+  if (dumps.positions_text.empty()) {  // given as an array (the Python module): said from its numbers
+    const std::vector<double>& p = dumps.positions;
+    if (dumps.positions_assumed || p.empty()) return fmt::format("0:{}", dumps.after.seq) + t.tr(" (assumed)");
+    bool run = true;  // 0, 1, 2, … from its first
+    for (std::size_t i = 1; i < p.size() && run; ++i) run = p[i] == p[0] + static_cast<double>(i);
+    if (run)
+      return fmt::format("{}:{}", format_number(p.front()), format_number(p.front() + static_cast<double>(p.size())));
+    const auto [low, high] = std::minmax_element(p.begin(), p.end());
+    return t.tr("an array of {0}, from {1} to {2}", p.size(), format_number(*low), format_number(*high));
+  }
   if (!dumps.axis_positions.empty()) {
     return t.tr("per axis ({0} components) from {1}", dumps.axis_positions.front().count,
                 escape_controls(dumps.positions_text));

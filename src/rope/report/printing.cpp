@@ -54,6 +54,31 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
+std::string shorten_middle(std::string_view s, std::size_t width) {
+  if (columns(s) <= width) return std::string(s);
+  if (width == 0) return "";
+  std::vector<std::string_view> chars;  // whole characters, never a byte of one
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t start = i;
+    if (!decode_utf8(s, i)) i = start + 1;
+    chars.push_back(s.substr(start, i - start));
+  }
+  const std::size_t keep = width - 1;  // the ellipsis takes one column
+  const std::size_t head_budget = (keep + 1) / 2, tail_budget = keep / 2;
+  std::string head, tail;
+  std::size_t used = 0, first = 0;
+  for (; first < chars.size() && used + columns(chars[first]) <= head_budget; ++first) {
+    used += columns(chars[first]);
+    head += chars[first];
+  }
+  used = 0;
+  for (std::size_t last = chars.size(); last > first && used + columns(chars[last - 1]) <= tail_budget; --last) {
+    used += columns(chars[last - 1]);
+    tail.insert(0, chars[last - 1]);
+  }
+  return head + "…" + tail;
+}
+
 std::vector<std::string> wrapped_list(const std::string& prefix, const std::vector<std::string>& items,
                                       std::size_t width) {
   std::vector<std::string> lines;

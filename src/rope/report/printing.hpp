@@ -43,6 +43,10 @@ std::size_t columns(std::string_view s);
 /// `s` followed by spaces up to `width` terminal columns.
 std::string pad(std::string s, std::size_t width);
 
+/// `s` itself where it fits `width` terminal columns, else its beginning and end joined by "…" in `width`
+/// columns (a tensor's name keeps its layer and its kind: "model.layers.3…q_proj.weight").
+std::string shorten_middle(std::string_view s, std::size_t width);
+
 /// The projector width: the default output of every command fits this many terminal columns (`--wide`
 /// prints the wider tables of before; tests/docs/check_width.py checks it).
 inline constexpr std::size_t kProjectorColumns = 100;

@@ -1,6 +1,7 @@
 #include "rope/report/rope_text.hpp"
 #include "rope/report/text.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -44,8 +45,15 @@ std::string band_counts(const RopeParameters& p, Lang lang) {
   return out;
 }
 
+namespace {
+Message command_line_settings() { return msg("the command line"); }
+std::atomic<Message (*)()> g_no_model_name{&command_line_settings};
+}  // namespace
+
+void set_no_model_name(Message (*name)()) { g_no_model_name.store(name != nullptr ? name : &command_line_settings); }
+
 std::string model_name(const RopeSpec& spec, Lang lang) {
-  return spec.name == kNoModelName ? msg("the command line").in(lang) : spec.name;
+  return spec.name == kNoModelName ? g_no_model_name.load()().in(lang) : spec.name;
 }
 
 std::string pair_list(const std::vector<int>& pairs) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rope/core/message.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/rope_spec.hpp"
@@ -25,6 +26,10 @@ std::string band_name(Band band, Lang lang);
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
 std::string band_counts(const RopeParameters& params, Lang lang);
 
+/// What the front end calls the settings it was given where no model was (model_name's answer for kNoModelName):
+/// the command line's "the command line" unless the front end installs another at its start (the Python module:
+/// "the settings given", so that its texts name no command line).
+void set_no_model_name(Message (*name)());
 /// The model's name, or "the command line" (kNoModelName) translated.
 std::string model_name(const RopeSpec& spec, Lang lang);
 

@@ -112,7 +112,8 @@ void print_spectrum(std::ostream& wrapped, const SpectrumRun& run, const Text& t
   const auto row = [&](const std::string& label, const std::string& value) {
     out << pad("  " + label, 22) << value << '\n';
   };
-  out << t.tr("rope spectrum: {0}\n", escape_controls(run.file));
+  // A file's name, or (the Python module) an array held in memory, which has none.
+  out << t.tr("rope spectrum: {0}\n", run.file.empty() ? t.tr("an array held in memory") : escape_controls(run.file));
   row(t.tr("dump"),
       t.tr("[{0}] = {1}, {2} ({3}), positions {4}", std::string(to_string(run.dump.axes)), shape_string(run.dump.shape),
            std::string(to_string(run.dump.after.dtype)), run.dump.stored, positions_text(run.dump, t)));

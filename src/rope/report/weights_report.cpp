@@ -104,7 +104,8 @@ Value weights_value(const WeightsRun& run) {
   return v;
 }
 
-void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, const std::optional<int>& digits) {
+void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, const std::optional<int>& digits,
+                   bool wide) {
   std::ostringstream o;  // broken at 100 columns at the end (wrap_lines)
   o << t.tr("rope weights: the q/k row permutation from the reference to the candidate\n");
   o << t.tr("  reference: {0}\n", weights_side_line(run.reference, t));
@@ -113,28 +114,39 @@ void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, cons
   const int n = digits ? (*digits == 0 ? 17 : *digits) : 2;
   std::size_t name_width = columns(t.tr("tensor")), map_width = columns(t.tr("map"));
   std::size_t runner_width = columns(t.tr("runner-up")), residual_width = columns(t.tr("residual"));
+  const auto verdict = [&t](const WeightsTensor& w) {
+    return w.ok() ? t.tr("ok") : !w.match.explained ? t.tr("unexplained") : t.tr("wrong");
+  };
+  std::size_t verdict_width = 0;
   for (const WeightsTensor& w : run.tensors) {
+    verdict_width = std::max(verdict_width, columns(verdict(w)));
     name_width = std::max(name_width, columns(w.name));
     map_width = std::max(map_width, columns(weights_map_name(w.match.map)));
     if (w.match.runner_up) runner_width = std::max(runner_width, columns(weights_map_name(*w.match.runner_up)));
     residual_width = std::max({residual_width, columns(residual_text(w.match.residual, n)),
                                columns(residual_text(w.match.runner_up_residual, n))});
   }
-  o << pad(t.tr("tensor"), name_width + 2) << pad(t.tr("map"), map_width + 2)
-    << pad(t.tr("residual"), residual_width + 2) << pad(t.tr("runner-up"), runner_width + 2) << t.tr("residual")
-    << "\n";
+  // A row fits the reports' 100 columns: a name longer than the columns the others leave is shortened in its
+  // middle (its layer at the start, its kind at the end stay); --wide and --json keep it whole.
+  const std::size_t others = map_width + 2 + residual_width + 2 + runner_width + 2 + residual_width + 2 + verdict_width;
+  constexpr std::size_t kShortestName = 16;
+  if (!wide && name_width + 2 + others > kProjectorColumns)
+    name_width = std::max(kShortestName, kProjectorColumns - std::min(kProjectorColumns, others + 2));
+  std::ostringstream table;  // the rows: not broken with --wide
+  table << pad(t.tr("tensor"), name_width + 2) << pad(t.tr("map"), map_width + 2)
+        << pad(t.tr("residual"), residual_width + 2) << pad(t.tr("runner-up"), runner_width + 2) << t.tr("residual")
+        << "\n";
   long failed = 0;
   for (const WeightsTensor& w : run.tensors) {
     if (!w.ok()) ++failed;
     const std::string runner = w.match.runner_up ? weights_map_name(*w.match.runner_up) : "—";
-    o << pad(w.name, name_width + 2) << pad(weights_map_name(w.match.map), map_width + 2)
-      << pad(residual_text(w.match.residual, n), residual_width + 2) << pad(runner, runner_width + 2)
-      << pad(residual_text(w.match.runner_up_residual, n), residual_width + 2)
-      << (w.ok()               ? t.tr("ok")
-          : !w.match.explained ? t.tr("unexplained")
-                               : t.tr("wrong"))
-      << "\n";
+    table << pad(wide ? w.name : shorten_middle(w.name, name_width), name_width + 2)
+          << pad(weights_map_name(w.match.map), map_width + 2)
+          << pad(residual_text(w.match.residual, n), residual_width + 2) << pad(runner, runner_width + 2)
+          << pad(residual_text(w.match.runner_up_residual, n), residual_width + 2) << verdict(w) << "\n";
   }
+  out << wrap_lines(o.str()) << (wide ? table.str() : wrap_lines(table.str()));
+  o.str("");
   o << "\n";
   std::vector<std::string> coincide;  // "hf-to-gguf = gguf-to-hf", once each
   for (const WeightsTensor& w : run.tensors) {

@@ -20,14 +20,16 @@ class Text;
 Value weights_value(const WeightsRun& run);
 
 /// The report for people: both sides, the expectation, one line per tensor, the verdict and what a wrong map means.
-void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, const std::optional<int>& digits);
+/// Each line fits 100 columns (a long tensor name shortened in its middle); `wide`: every name in full.
+void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, const std::optional<int>& digits,
+                   bool wide = false);
 
 /// Its report (report/emit.hpp): the value, the text.
 template <>
 struct Report<WeightsRun> {
   static Value value(const WeightsRun& run) { return weights_value(run); }
   static void text(std::ostream& out, const WeightsRun& run, const Printing& how) {
-    print_weights(out, run, Text(how.lang), how.digits);
+    print_weights(out, run, Text(how.lang), how.digits, how.wide);
   }
 };
 

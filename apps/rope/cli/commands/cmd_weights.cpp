@@ -23,6 +23,7 @@ struct WeightsOptions {
   std::optional<long> head;  ///< --head N
   std::string tensor = "q";  ///< --tensor q|k: the heat map's
   bool json = false;
+  bool wide = false;  ///< --wide: every tensor's name in full
   FigureOptions figure;
   std::optional<int> digits;
 };
@@ -35,7 +36,7 @@ int run_weights(const WeightsOptions& opt, std::ostream& out) {
   request.heatmap_head = opt.head.value_or(0);
   request.heatmap_key = opt.tensor == "k";
   const WeightsRun run = rope::run_weights(request);
-  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits}, [&] {
+  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits, "", opt.wide}, [&] {
     if (opt.figure.wanted()) draw(weights_figure(run, opt.figure.tr()), opt.figure);
   });
   return run.passed() ? kOk : kVerifyFailed;
@@ -67,6 +68,7 @@ Command add_weights_command(CLI::App& app) {
           ""))
       ->type_name("KIND");
   sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_wide_option(*sub, opt->wide);
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
   sub->footer(

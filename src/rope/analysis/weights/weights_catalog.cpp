@@ -11,7 +11,9 @@ const std::vector<WeightMapRow>& weight_map_catalog() {
   static const std::vector<WeightMapRow> rows = {
       {WeightMap::Identity, "identity", msg("every row stays where it is"),
        msg("the candidate's rows equal the reference's, row for row"),
-       msg("the rows were not permuted: the engine pairs the rows as the reference does"), "", ""},
+       msg("the permutation is missing: the candidate keeps the reference's row order, which its engine pairs "
+           "another way, so each rotation mixes channels of different pairs"),
+       "", ""},
       {WeightMap::HfToGguf, "hf-to-gguf",
        msg("in each head of d rows, row 2j + s holds row s·d/2 + j: Hugging Face's half pairs become adjacent"),
        msg("candidate row h·d + 2j + s matches reference row h·d + s·d/2 + j"),
@@ -27,7 +29,8 @@ const std::vector<WeightMapRow>& weight_map_catalog() {
       {WeightMap::HfToGgufTwice, "hf-to-gguf-twice", msg("the converter's permutation applied twice"),
        msg("candidate row r matches reference row order[order[r]], order the converter's map"),
        msg("permuted twice: a converter applied the permutation to rows it had already permuted, or used the "
-           "forward reshape as its own inverse (an involution only at d = 4)"),
+           "forward reshape as its own inverse (an involution only at d = 4); the engine's pairs hold channels of "
+           "different pairs"),
        "n_head (q), n_head_kv (k)", "onnxruntime/mobius PR #396"},
       {WeightMap::KWithQueryHeads, "hf-to-gguf-k-with-query-heads",
        msg("k permuted with the query head count n_head instead of n_head_kv: groups of n_head_kv·d/n_head rows"),
