@@ -31,6 +31,8 @@ struct CheckOptions {
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
   bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
   std::string coefficients;     ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
+  /// --k-before, --k-after and their tensors (check): k's dumps, checked with q's (CheckRequest::keys).
+  KeyDumps keys;
 };
 
 /// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that
