@@ -25,10 +25,13 @@ The planted mistakes, each from its source:
 
 Checks itself: every correct pair's scores against a²·qᵀ R_(n−m) k (float64 at HF's float32 angles, relative 1e-5);
 every planted dump differs from the correct one. Writes tests/reference/qk_pairs/*.npy and, for docs/check.md's
-examples, data/dumps/qk_{q,k,q_half,k_half,q_crossed,k_crossed}.npy.
+examples, data/dumps/qk_{q,k,q_half,k_half,q_crossed,k_crossed}.npy; given DIR, writes the dumps there instead with
+DIR/manifest.json, the cases of the corpus (tests/reference/corpus.py: each case's `rope check` arguments, its exit
+code, the variant named, what identify reads on q, or on k where the mistake is k's).
 
-    /usr/bin/python3 tests/reference/qk_pairs.py
+    /usr/bin/python3 tests/reference/qk_pairs.py [DIR]
 """
+import json
 import os
 import sys
 
@@ -37,7 +40,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_dumps import inv_freq  # noqa: E402  (HF's default and YaRN frequencies, ported there)
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qk_pairs")
+DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qk_pairs")
+OUT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT
 POSITIONS = np.array([0, 1, 7, 4095, 4096, 32768, 65535, 131071], dtype=np.int64)
 HQ, HK, D = 8, 2, 64
 BASE = 10000.0
@@ -79,8 +83,36 @@ def save(name, array):
     os.makedirs(OUT, exist_ok=True)
     a = np.ascontiguousarray(array, dtype=np.float32)
     np.save(os.path.join(OUT, name + ".npy"), a)
-    if name in DOCS_DUMPS:
+    if name in DOCS_DUMPS and OUT == DEFAULT_OUT:
         np.save(os.path.join(DOCS, "qk_" + name + ".npy"), a)
+
+
+def manifest():
+    """The corpus's cases: q and k checked together; identify on q (on k for k's own mistake)."""
+    positions = ",".join(str(p) for p in POSITIONS)
+    f = lambda name: os.path.join(OUT, name + ".npy")  # noqa: E731
+    yarn = ["--scaling", "yarn", "--factor", "4", "--original-max-position", "4096"]
+    default = {"family": "default", "base": BASE}
+
+    def case(name, q_after, k_after, layout, exit, matches, identify, extra=(), ident_on_k=False):
+        args = ["--before", f("q"), "--after", f(q_after), "--k-before", f("k"), "--k-after", f(k_after),
+                "--positions", positions, "--layout", layout, *extra]
+        ident = (["--before", f("k"), "--after", f(k_after), "--positions", positions] if ident_on_k else
+                 ["--before", f("q"), "--after", f(q_after), "--positions", positions])
+        return {"name": name, "args": args, "identify_args": ident, "exit": exit, "matches": matches,
+                "identify": identify}
+
+    return {"cases": [
+        case("half", "q_half", "k_half", "half", 0, None, dict(layout="half", rotary_dim=D, **default)),
+        case("interleaved", "q_interleaved", "k_interleaved", "interleaved", 0, None,
+             dict(layout="interleaved", rotary_dim=D, **default)),
+        case("yarn", "q_yarn", "k_yarn", "half", 0, None, dict(layout="half", family="yarn", base=BASE), yarn),
+        case("crossed", "q_crossed", "k_crossed", "half", 1, "qk-crossed", {}),
+        # q passes: the top-level diagnosis is q's (none); k's names k-with-query-heads (tests/cli/test_cmd_check_qk.cpp)
+        case("k_query_heads", "q_half", "k_query_heads", "half", 1, None, dict(layout="half"), ident_on_k=True),
+        case("applied_twice_yarn", "q_yarn_twice", "k_yarn_twice", "half", 1, "rope-applied-twice",
+             dict(layout="half", family="yarn", base=BASE), yarn),
+    ]}
 
 
 def scores_hold(q, k, qr, kr, theta, a, layout):
@@ -154,7 +186,10 @@ def main():
     assert not scores_hold(q, k, q2, k2, theta, a, "half")
     save("q_yarn_twice", q2)
     save("k_yarn_twice", k2)
-    print(f"qk_pairs.py: wrote {len(os.listdir(OUT))} dumps to {OUT}")
+    if OUT != DEFAULT_OUT:
+        with open(os.path.join(OUT, "manifest.json"), "w") as out:
+            json.dump(manifest(), out, indent=1)
+    print(f"qk_pairs.py: wrote {len(os.listdir(OUT))} files to {OUT}")
 
 
 if __name__ == "__main__":

@@ -46,16 +46,14 @@ static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   CheckProgressBar progress(t);
-  const std::optional<KeyDumps> keys = key_dumps(opt);
-  if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches, in one run
-    const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr, std::nullopt});
+  if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches (key_dumps refuses k with it)
+    const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr, key_dumps(opt)});
     emit_report(out, layers, {opt.json, opt.lang, opt.digits});
     return layers.passed() ? kOk : kVerifyFailed;
   }
-  // With --k-before and --k-after: q's report, k's and the pair's (qk_pair.hpp); exit 1 if any of the three fails.
-  const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress, keys});
+  const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress, key_dumps(opt)});  // k: qk_pair.hpp
   emit_report(out, run, {opt.json, opt.lang, opt.digits});
-  return run.all_passed() ? kOk : kVerifyFailed;
+  return run.all_passed() ? kOk : kVerifyFailed;  // with k: q's, k's and the pair's verdicts
 }
 
 Command add_check_command(CLI::App& app) {
