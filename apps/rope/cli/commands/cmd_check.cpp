@@ -25,8 +25,9 @@ static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
   const KeyDumps& k = opt.keys;
   if (k.before.empty() && k.after.empty()) {
     if (!k.before_tensor.empty() || !k.after_tensor.empty()) {
-      throw InvalidArgument(error_msg("{0} names a tensor of {1}: give {1} and {2}",
+      throw InvalidArgument(error_msg("{0} names a tensor of {1}: give {2} and {3}",
                                       option_name(k.before_tensor.empty() ? "k_after_tensor" : "k_before_tensor"),
+                                      option_name(k.before_tensor.empty() ? "k_after" : "k_before"),
                                       option_name("k_before"), option_name("k_after")));
     }
     return std::nullopt;

@@ -819,17 +819,15 @@ const std::vector<VariantRow> kVariantTable = {
      [](E) { return msg("RoPE applied twice"); },
      [](S c) {
        const double a = c.expected.attention_factor();
-       if (a == 1.0) {
-         return msg(
-             "matches RoPE applied twice: every pair turned by 2·m·θ_i, the rotation of a fused path and the "
-             "model's own both applied");
-       }
        return msg(
            "matches RoPE applied twice: every pair turned by 2·m·θ_i and scaled by a² = {0} (the magnitude {1} applied "
            "twice), the rotation of a fused path and the model's own both applied",
            fmt::format("{:.6g}", a * a), fmt::format("{:.6g}", a));
      },
-     {not_fope,
+     // The forward pass's (a shift applied twice is the shift's own sentence: positions-offset in the shift's words),
+     // with a magnitude: a² tells it from a dump turned at positions 2m, which a = 1 cannot (that one keeps the
+     // departure's sentence, "turns by 2 rad where RoPE turns 1").
+     {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Forward && f.expected.attention_factor() != 1.0; },
       [](F f, Out out) {
         RopeExpectation twice = with_theta(f.expected, 2.0 * f.expected.theta());
         twice.rope.params.attention_factor = f.expected.attention_factor() * f.expected.attention_factor();
