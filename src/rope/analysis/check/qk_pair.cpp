@@ -140,8 +140,17 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
   const auto half = static_cast<int>(tq.in.size());
   r.indices = n_idx;
   r.pairs_sampled = n_idx * n_idx;
+  std::vector<double> cos_d(static_cast<std::size_t>(half)), sin_d(cos_d), term_q(cos_d), term_k(cos_d);
   for (long mi = 0; mi < n_idx; ++mi) {
     for (long ni = 0; ni < n_idx; ++ni) {
+      for (int i = 0; i < half; ++i) {  // per (m, n): the angle of n − m and each side's (C1) term, for every vector
+        const auto at = static_cast<std::size_t>(i);
+        const double phm = phi_q[static_cast<std::size_t>(mi)][i], phn = phi_k[static_cast<std::size_t>(ni)][i];
+        cos_d[at] = std::cos(phn - phm);
+        sin_d[at] = std::sin(phn - phm);
+        term_q[at] = tq.term(i, phm);
+        term_k[at] = tk.term(i, phn);
+      }
       for (long g = 0; g < gq; ++g) {
         const long kg = k_group_of(g);
         const double* x = qb.vector(mi, g);
@@ -155,13 +164,12 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
         for (int i = 0; i < half; ++i) {
           const auto [a, b] = tq.in[static_cast<std::size_t>(i)];
           const auto [ka_ch, kb_ch] = tk.in[static_cast<std::size_t>(i)];
-          const double phm = phi_q[static_cast<std::size_t>(mi)][i], phn = phi_k[static_cast<std::size_t>(ni)][i];
-          const double delta = phn - phm;
-          rot += std::cos(delta) * (x[a] * u[ka_ch] + x[b] * u[kb_ch]) +
-                 std::sin(delta) * (x[b] * u[ka_ch] - x[a] * u[kb_ch]);
-          const double nq = std::hypot(x[a], x[b]), nk = std::hypot(u[ka_ch], u[kb_ch]);
-          const double t_q = kToleranceSafety * sq * tq.a * nq * tq.term(i, phm);
-          const double t_k = kToleranceSafety * tk.a * nk * tk.term(i, phn);
+          const auto at = static_cast<std::size_t>(i);
+          rot += cos_d[at] * (x[a] * u[ka_ch] + x[b] * u[kb_ch]) + sin_d[at] * (x[b] * u[ka_ch] - x[a] * u[kb_ch]);
+          const double nq = std::sqrt(x[a] * x[a] + x[b] * x[b]),
+                       nk = std::sqrt(u[ka_ch] * u[ka_ch] + u[kb_ch] * u[kb_ch]);
+          const double t_q = kToleranceSafety * sq * tq.a * nq * term_q[at];
+          const double t_k = kToleranceSafety * tk.a * nk * term_k[at];
           bound += std::sqrt(2.0) * (t_q * tk.a * nk + t_k * sq * tq.a * nq) + 2 * t_q * t_k;
           scale += sq * tq.a * tk.a * (std::abs(x[a] * u[ka_ch]) + std::abs(x[b] * u[kb_ch]));
         }
