@@ -365,11 +365,19 @@ py::dict checked(CheckRun run, const std::string& lang) {
   const Lang l = parse_lang(lang);
   py::dict out;
   out["data"] = to_python(Report<CheckRun>::value(run));
-  const CheckDiagnosis& d = run.report.diagnosis;
-  out["diagnosis"] = run.report.comparison.passed() ? std::string() : d.message.in(l);  // an equivalent one named
-  py::list notes;
-  for (const Message& n : run.report.notes) notes.append(n.in(l));
-  out["notes"] = notes;
+  const auto sentences = [&](const CheckRun& r, py::dict& into) {
+    const CheckDiagnosis& d = r.report.diagnosis;
+    into["diagnosis"] = r.report.comparison.passed() ? std::string() : d.message.in(l);  // an equivalent one named
+    py::list notes;
+    for (const Message& n : r.report.notes) notes.append(n.in(l));
+    into["notes"] = notes;
+  };
+  sentences(run, out);
+  if (run.k) {  // q and k together: k's sentences in `lang` too (its fields are data["k"])
+    py::dict k;
+    sentences(*run.k, k);
+    out["k"] = k;
+  }
   // The text names the dumps as rope check names its files: here by the arguments that held them.
   if (run.before_file.empty()) run.before_file = "before";
   if (run.after_file.empty()) run.after_file = "after";
@@ -457,7 +465,9 @@ void bind_check(py::module_& m) {
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
-         const py::object& shift, bool strict_order, const std::string& coefficients, const py::object& shift_map) {
+         const py::object& shift, bool strict_order, const std::string& coefficients, const py::object& shift_map,
+         const py::bytes& k_before_header, const py::object& k_before, const py::bytes& k_after_header,
+         const py::object& k_after) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         // shift_map= (rope check --shift-map, (H2)): each key at its δ = new − old, which become the positions.
@@ -467,34 +477,89 @@ void bind_check(py::module_& m) {
         ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
         const std::optional<double> delta =
             shift.is_none() ? std::nullopt : std::optional<double>(shift.cast<double>());
-        const auto check_as = [&](const std::string& order) {
+        // One tensor's check (q's, or k's with k_before= and k_after=), in the axes `order`.
+        const auto check_one = [&](const HeldArray& hb, const HeldArray& ha, const TensorData& gb, const TensorData& ga,
+                                   const char* nb, const char* na, const std::string& order) {
           DumpPairInput in =
               pair_input(map.given ? py::object(map.deltas) : positions, starts, order, patches, rope_delta);
           in.geometry_only = true;
-          if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
-          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, map.given ? map.largest : delta,
-                               coefficients);
+          if (gb.shape == ga.shape) require_indices_within_limit(ga.shape, in);
+          Prepared p = prepare(spec, gb, ga, in, nb, na, dtype, angles, map.given ? map.largest : delta, coefficients);
           if (map.given) {
             set_shift_map_mode(p);
           } else {
             set_python_mode(p, grad, shift, !positions.is_none());
           }
-          StreamSource source(TensorStream::in_memory(b.data, b.header, "before"),
-                              TensorStream::in_memory(a.data, a.header, "after"), p.pair.axes,
-                              p.pair.segments_are_rows);
+          StreamSource source(TensorStream::in_memory(hb.data, hb.header, nb),
+                              TensorStream::in_memory(ha.data, ha.header, na), p.pair.axes, p.pair.segments_are_rows);
           if (!dtype.empty()) source.set_dtype(parse_dtype(dtype));
           // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
           const py::gil_scoped_release release;
           return check_arranged(std::move(p.pair), p.expected, source, p.trial, strict_order);
         };
-        return checked(with_other_axes(check_as(axes), axes, check_as), lang);
+        const auto check_as = [&](const std::string& order) {
+          return check_one(b, a, tb, ta, "before", "after", order);
+        };
+        if (k_before.is_none() != k_after.is_none()) {
+          throw InvalidArgument(error_msg("{0} needs {1}: k is checked before and after RoPE, as q is",
+                                          option_name(k_before.is_none() ? "k_after" : "k_before"),
+                                          option_name(k_before.is_none() ? "k_before" : "k_after")));
+        }
+        if (k_before.is_none()) return checked(with_other_axes(check_as(axes), axes, check_as), lang);
+        // q and k together (check_run.hpp join_qk): the pair's rules on the geometry, each tensor checked, the pair.
+        if (grad || !shift.is_none() || map.given) {
+          throw InvalidArgument(error_msg("{0} checks q and k of the forward pass: leave out {1}",
+                                          option_name("k_before"),
+                                          option_name(grad ? "grad" : map.given ? "shift_map" : "shift")));
+        }
+        const HeldArray kb = held_array(k_before_header, k_before.cast<py::buffer>(), "k_before", bf16_bits),
+                        ka = held_array(k_after_header, k_after.cast<py::buffer>(), "k_after", bf16_bits);
+        TensorData tkb, tka;
+        tkb.shape = kb.header.shape, tkb.dtype = kb.header.dtype, tkb.stored = kb.header.stored;
+        tka.shape = ka.header.shape, tka.dtype = ka.header.dtype, tka.stored = ka.header.stored;
+        const auto geometry = [&](const TensorData& gb, const TensorData& ga, const char* nb, const char* na,
+                                  const py::object& at, const std::string& order) {
+          DumpPairInput in = pair_input(at, at.is_none() ? py::object(py::none()) : starts, order, patches, rope_delta);
+          in.geometry_only = true;
+          return arrange_dump_pair(gb, ga, in, nb, na);
+        };
+        require_qk_geometry(geometry(tb, ta, "before", "after", positions, axes).after,
+                            geometry(tkb, tka, "k_before", "k_after", py::none(), axes).after);
+        CheckRun q = with_other_axes(check_as(axes), axes, check_as);
+        const auto k_check_as = [&](const std::string& order) {
+          return check_one(kb, ka, tkb, tka, "k_before", "k_after", order);
+        };
+        CheckRun k = with_other_axes(k_check_as(axes), axes, k_check_as);
+        // The values of each for the pair's sample, read in place in the axes its check took.
+        const auto values = [&](const HeldArray& hb, const HeldArray& ha, const TensorData& gb, const TensorData& ga,
+                                const char* nb, const char* na, const CheckRun& run) {
+          DumpPair pair =
+              geometry(gb, ga, nb, na, positions, axes.empty() ? std::string(to_string(run.dumps.axes)) : axes);
+          if (!dtype.empty()) pair.after.dtype = pair.before.dtype = parse_dtype(dtype);
+          auto stream = std::make_shared<StreamSource>(TensorStream::in_memory(hb.data, hb.header, nb),
+                                                       TensorStream::in_memory(ha.data, ha.header, na), pair.axes,
+                                                       pair.segments_are_rows);
+          if (!dtype.empty()) stream->set_dtype(parse_dtype(dtype));
+          LoadedDumps v = arranged_geometry(std::move(pair));
+          v.stream = std::move(stream);
+          return v;
+        };
+        const LoadedDumps qv = values(b, a, tb, ta, "before", "after", q),
+                          kv = values(kb, ka, tkb, tka, "k_before", "k_after", k);
+        CheckRun joined;
+        {
+          const py::gil_scoped_release release;
+          joined = join_qk(std::move(q), std::move(k), qv, kv);
+        }
+        return checked(std::move(joined), lang);
       },
       py::arg("before_header"), py::arg("before"), py::arg("after_header"), py::arg("after"), py::arg("bf16_bits"),
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
       py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "",
-      py::arg("shift_map") = py::none());
+      py::arg("shift_map") = py::none(), py::arg("k_before_header") = py::bytes(), py::arg("k_before") = py::none(),
+      py::arg("k_after_header") = py::bytes(), py::arg("k_after") = py::none());
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

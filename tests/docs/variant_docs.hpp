@@ -159,6 +159,10 @@ inline const std::vector<VariantDoc> kVariantDocs = {
      R"md(`matches the scaling applied twice: frequencies divided by up to 64 where the scaling divides by 8`)md",
      R"md(θ_i·(θ_i/θ0_i): the scaling's ratio per pair applied twice, the factor in `found.factor`)md",
      R"md(GGUF `rope_freqs` (Llama 3.1's factors) applied on top of the llama3 (or YaRN) frequencies)md"},
+    {"rope-applied-twice",
+     R"md(`matches RoPE applied twice: every pair turned by 2·m·θ_i and scaled by a² = 1.2 (the magnitude 1.09543 applied twice), the rotation of a fused path and the model's own both applied`)md",
+     R"md(every pair turned by 2·m·θ_i, the attention factor a applied twice (a²))md",
+     R"md(q and k rotated by a fused kernel and again by the model's own RoPE (TensorRT-LLM PR #16378: with `rope_fusion=False`, YaRN was missing from `is_rope()`, so GPT-OSS's q and k were turned by 2m with YaRN's magnitude squared in the cached K))md"},
     {"cos-sin-cache-short",
      R"md(`matches a cos/sin cache of 8192 positions clamped to its last row: correct below position 8192` (or `read at p mod 8192`))md",
      R"md(positions ≥ L turned as L − 1 (or as p mod L), L in `found.length` (tried at the first failing position and the power of two and multiple of 1024 just below it))md",
@@ -275,6 +279,14 @@ inline const std::vector<VariantDoc> kVariantDocs = {
      R"md(`matches every key turned by old − new instead of new − old`)md",
      R"md(k′ = R(old − new)·k (a `--shift-map` check))md",
      R"md(δ computed as old − new; [re-rotated key by key](#a-k-cache-re-rotated-key-by-key---shift-map) below)md"},
+    {"qk-crossed",
+     R"md(`matches q and k crossed: the second element of each of q's rotated pairs is k's pair rotated, the first of each of k's is q's`)md",
+     R"md(with `--k-before`/`--k-after`: out_q1 from k's pair, out_k0 from q's (q head h with k head h/(H_q/H_k)); named in both tensors' diagnoses)md",
+     R"md(a fused q/k kernel loading the other tensor's half (ColossalAI issue #6428, PR #6429: Triton `fused_rotary_emb`); [q and k together](#q-and-k-together---k-before---k-after))md"},
+    {"k-with-query-heads",
+     R"md(`matches k read with q's head count: k has 2 heads, q 8, and key (t, h) is turned at the position of index ⌊(t·2 + h) / 8⌋`)md",
+     R"md(with `--k-before`/`--k-after` under GQA: k's buffer walked with q's head count (`found.q_heads`, `found.k_heads`), named in k's diagnosis)md",
+     R"md(`k_head_num = q.shape[1]` or q's token stride used for k (ColossalAI PR #6429); [q and k together](#q-and-k-together---k-before---k-after))md"},
 };
 // clang-format on
 
@@ -296,6 +308,8 @@ inline const char* found_how(VariantDetection detection) {
       return "screened";
     case VariantDetection::InMode:
       return "in its mode";
+    case VariantDetection::Paired:
+      return "with q and k";
   }
   return "?";
 }

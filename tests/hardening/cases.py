@@ -94,7 +94,8 @@ TYPE_CLASSES = {
     "POS": "list", "AXES": "string",
 }
 # Options whose FILE is read, not written: "command option" or "* option".
-INPUT_FILES = {"* --config", "inspect file", "check --before", "check --after", "identify --before", "identify --after"}
+INPUT_FILES = {"* --config", "inspect file", "check --before", "check --after", "check --k-before", "check --k-after",
+               "identify --before", "identify --after"}
 
 # ---------------------------------------------------------------------------------------------------
 # The command line each command's cases start from (the swept option replaces the one of the same name): the

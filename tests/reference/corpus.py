@@ -199,8 +199,16 @@ def shift_map(out, rows):
             ident=c["identify_args"])
 
 
+def qk_pairs(out, rows):
+    """q and k checked together (issue 78 item 2): check's verdict of the three, identify on one tensor."""
+    d, m = generate("qk_pairs.py", out)
+    for c in m["cases"]:
+        row(rows, "qk_pairs", c["name"], c["args"], c["exit"], c["matches"], identify=c["identify"],
+            ident=c["identify_args"])
+
+
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
-              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map]
+              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map, qk_pairs]
 
 
 def main():

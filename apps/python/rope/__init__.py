@@ -27,7 +27,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
+__all__ = ["Spec", "Report", "PairReport", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
            "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
@@ -398,11 +398,28 @@ class Report:
 
     def __init__(self, data, diagnosis=None, notes=None):
         self._result = None  # the library's finished check (rope._rope.CheckResult): its JSON text and text printer
+        self._k_sentences = None  # q and k together: k's diagnosis and notes in the check's language
         if "data" in data and diagnosis is None:  # rope._rope.check's result: the fields and the sentences in a language
+            self._k_sentences = data.get("k")
             data, diagnosis, notes, self._result = data["data"], data["diagnosis"], data["notes"], data["result"]
         self.data = data
         self._diagnosis = diagnosis
         self._notes = notes
+
+    @property
+    def k(self):
+        """q and k together (``check(..., k_before=, k_after=)``): k's own Report (its ``data`` the JSON's ``k``), or
+        None for one tensor."""
+        if "k" not in self.data:
+            return None
+        s = self._k_sentences or {}
+        return Report(self.data["k"], s.get("diagnosis"), s.get("notes"))
+
+    @property
+    def pair(self):
+        """q and k together: the relative-position identity ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k measured on a sample of the
+        scores (a PairReport, the JSON's ``pair``), or None for one tensor."""
+        return PairReport(self.data["pair"]) if "pair" in self.data else None
 
     passed = property(lambda self: self.data["passed"])
     max_ratio = property(lambda self: self.data["max_ratio"])
@@ -440,7 +457,8 @@ class Report:
         return self.data.get("equivalent")
 
     def __bool__(self):
-        return self.passed
+        # q and k together: every verdict, q's, k's and the pair's (rope check's exit code)
+        return self.passed and (self.k is None or bool(self.k)) and (self.pair is None or bool(self.pair))
 
     def to_json(self):
         """``rope check --json``'s text (without its final newline), the library's JSON printer: keys sorted,
@@ -460,9 +478,35 @@ class Report:
         return f"rope.Report(passed={self.passed}, max_ratio={self.max_ratio!r}, matches={self.matches!r})"
 
 
+class PairReport:
+    """q and k checked together (``rope check --k-before --k-after``, docs/check.md "q and k together"): ``passed``,
+    ``max_score_error`` (the largest score error's |Δs| relative to S = Σ|q_c·k_c|) against ``tolerance`` ((Q2)'s
+    bound there, derived from (C1)), ``max_ratio`` (the largest |Δs|/bound, <= 1 passes), ``pairs_sampled`` ((m, n)
+    pairs), ``matches`` (the mistake the scores show: "qk-crossed", "k-with-query-heads", "rope-applied-twice", else
+    None) and ``data``, the JSON's ``pair``."""
+
+    def __init__(self, data):
+        self.data = data
+
+    passed = property(lambda self: self.data["passed"])
+    max_score_error = property(lambda self: self.data.get("max_score_error"))
+    tolerance = property(lambda self: self.data.get("tolerance"))
+    max_ratio = property(lambda self: self.data.get("max_ratio"))
+    pairs_sampled = property(lambda self: self.data.get("pairs_sampled"))
+    matches = property(lambda self: self.data.get("matches"))
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return (f"rope.PairReport(passed={self.passed}, max_score_error={self.max_score_error!r}, "
+                f"tolerance={self.tolerance!r}, matches={self.matches!r})")
+
+
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None, shift_map=None):
+          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None, shift_map=None,
+          k_before=None, k_after=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -492,16 +536,29 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     ``positions`` is then None (every key turns by δ). ``shift_map`` (``rope check --shift-map``): ``before`` a K
     cache, ``after`` that cache with each key moved from its old position to its new one, an array [n, 2] of (old,
     new) per key; each key expected R(new − old)·k with no magnitude factor, ``positions`` None. docs/check.md, "Modes"
-    and "A K cache re-rotated key by key"."""
+    and "A K cache re-rotated key by key".
+
+    ``k_before=`` and ``k_after=`` (``rope check --k-before --k-after``): ``before`` and ``after`` are q, these k,
+    read alike at the same positions (k may have fewer heads: GQA, q head h with k head h / (H_q / H_k)); each tensor
+    gets its own verdict (``Report.k``: k's Report), then the pair, the identity ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k on a
+    sample of the scores (``Report.pair``, a PairReport). ``bool(report)`` is then every verdict; ``passed`` q's.
+    docs/check.md, "q and k together"."""
     hb, b, bits_b = _held(before, "before", dtype)
     ha, a, bits_a = _held(after, "after", dtype)
     bits = bits_b or bits_a
+    hkb, kb, hka, ka = b"", None, b"", None
+    if k_before is not None:
+        hkb, kb, bits_kb = _held(k_before, "k_before", dtype)
+        bits = bits or bits_kb
+    if k_after is not None:
+        hka, ka, bits_ka = _held(k_after, "k_after", dtype)
+        bits = bits or bits_ka
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
                                      None if shift is None else float(shift), bool(strict_order),
                                      "" if coefficients is None else _path(coefficients, "coefficients"),
-                                     _positions(shift_map, "shift_map")))
+                                     _positions(shift_map, "shift_map"), hkb, kb, hka, ka))
 
 
 class DiffReport:

@@ -235,6 +235,34 @@ std::string fope_text(const RopeExpectation& e, const Text& t) {
       e.fope->sin_name, e.fope->file, e.fope->heads);
 }
 
+/// The pair of q and k (qk_pair.hpp): the identity (Q1) under (Q2), where it is worst, the mistake found.
+static Value qk_pair_value(const QkPairCheck& p) {
+  Value v;
+  v["passed"] = p.passed();
+  v["measured"] = p.measured;
+  if (!p.measured) {
+    v["not_measured"] = p.not_measured.en;
+    return v;
+  }
+  v["max_score_error"] = p.max_score_error;  // |Δs|/S at the worst score
+  v["tolerance"] = p.tolerance;              // (Q2)'s bound/S there
+  v["max_ratio"] = p.max_ratio;              // the largest |Δs|/bound
+  v["pairs_sampled"] = p.pairs_sampled;
+  v["indices"] = p.indices;
+  v["scores"] = p.scores;
+  v["q_heads"] = p.q_heads;
+  v["k_heads"] = p.k_heads;
+  Value& w = v["worst"];
+  w["m"] = p.m;
+  w["n"] = p.n;
+  w["q_group"] = p.q_group;
+  w["k_group"] = p.k_group;
+  w["score"] = p.got;
+  w["expected"] = p.expected;
+  v["matches"] = kind_value(p.matches);
+  return v;
+}
+
 Value check_value(const CheckRun& run) {
   const RopeExpectation& e = run.expected;
   const DumpComparison& c = run.report.comparison;
@@ -357,7 +385,46 @@ Value check_value(const CheckRun& run) {
   } else {
     j["diagnosis"] = Value();
   }
+  if (run.k) j["k"] = check_value(*run.k);  // q and k together: k's report, the same keys
+  if (run.pair) j["pair"] = qk_pair_value(*run.pair);
   return j;
+}
+
+/// The pair's lines (qk_pair.hpp): the identity, its sample, the worst score against (Q2), the verdict.
+static void print_qk_pair(std::ostream& out, const QkPairCheck& p, const CheckRun& q, const Text& t,
+                          const std::optional<int>& digits) {
+  const auto row = [&](const std::string& label, const std::string& value) {
+    out << fmt::format("  {:<20}{}\n", label, value);
+  };
+  out << '\n' << t.tr("rope check: q and k together, ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k\n");
+  if (!p.measured) {
+    row(t.tr("verdict"), t.tr("not measured: {0}", p.not_measured.in(t.lang())));
+    return;
+  }
+  const long share = p.k_heads > 0 ? p.q_heads / p.k_heads : 1;
+  row(t.tr("sample"), t.tr("{0} sequence indices, {1} (m, n) pairs, {2} scores; q head h reads k head h/{3} ({4} q "
+                           "heads, {5} k heads)",
+                           p.indices, p.pairs_sampled, p.scores, share, p.q_heads, p.k_heads));
+  row(t.tr("tolerance (Q2)"), t.tr("each score within the bound (C1) of q and of k allows (docs/check.md)"));
+  row(t.tr("max |Δs|/bound"), t.tr("{0}  (<= 1 passes)", ratio_text(p.max_ratio, digits)));
+  const LoadedDumps& d = q.dumps;
+  const auto position = [&](long s) {
+    return d.axis_positions.empty() ? format_number(d.positions[static_cast<std::size_t>(s)])
+                                    : d.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  const std::vector<std::string> shown = compared({p.expected, p.got}, digits, 4);
+  row(t.tr("largest"), t.tr("q at position {0} ({1}), k at position {2}: score {3}, expected {4}; |Δs| {5} of S, "
+                            "bound {6} of S",
+                            position(p.m), vector_name(d, p.m, p.q_group, t), position(p.n), shown[1], shown[0],
+                            g4(p.max_score_error), g4(p.tolerance)));
+  row(t.tr("verdict"), p.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"));
+  if (!p.passed()) {
+    row(t.tr("diagnosis"),
+        p.matches ? t.tr("the scores depart from the relative-position identity: {0}",
+                         describe(*p.matches, q.expected).in(t.lang()))
+                  : t.tr("the scores of the rotated q and k are not those of q and k turned by n − m: RoPE's "
+                         "relative-position property does not hold on these dumps"));
+  }
 }
 
 void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits) {
@@ -498,6 +565,11 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (report.only_position_zero) {
     out << t.tr("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n");
   }
+  if (run.k) {  // q and k together: k's own report, then the pair
+    out << '\n';
+    print_check(out, *run.k, t, digits);
+  }
+  if (run.pair) print_qk_pair(out, *run.pair, run, t, digits);
 }
 
 }  // namespace rope

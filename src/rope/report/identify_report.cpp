@@ -176,6 +176,7 @@ Value identify_value(const IdentifyRun& run) {
   for (const auto& [a, b] : id.pairs) pairs.push_back(std::vector<int>{a, b});
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
   j["attention_factor"] = id.attention_factor;
+  if (id.applied_twice) j["applied_twice"] = true;  // θ = 2·(the family's), the factor squared (rope-applied-twice)
   j["norm_residual"] = id.norm_residual;
   if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
   j["theta"] = as_list(id.theta);

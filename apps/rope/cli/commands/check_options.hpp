@@ -33,6 +33,8 @@ struct CheckOptions {
       shift_map;  ///< --shift-map FILE (check): a K cache, each key moved from its old position to its new (H2)
   bool strict_order = false;  ///< --strict-order (check): a harmless reordering of the output fails
   std::string coefficients;   ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
+  /// --k-before, --k-after and their tensors (check): k's dumps, checked with q's (CheckRequest::keys).
+  KeyDumps keys;
 };
 
 /// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that

@@ -2,6 +2,7 @@
 // tolerance model (C1) of rope/analysis/check/check.hpp, with a diagnosis naming the known bug it matches.
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
@@ -12,22 +13,48 @@
 #include "rope/cli/progress.hpp"
 #include "rope/cli/report_output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_report.hpp"
 
 namespace rope::cli {
 
+/// --k-before and --k-after: both or neither; k's dumps for the request (nullopt: q alone).
+static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
+  const KeyDumps& k = opt.keys;
+  if (k.before.empty() && k.after.empty()) {
+    if (!k.before_tensor.empty() || !k.after_tensor.empty()) {
+      throw InvalidArgument(error_msg("{0} names a tensor of {1}: give {2} and {3}",
+                                      option_name(k.before_tensor.empty() ? "k_after_tensor" : "k_before_tensor"),
+                                      option_name(k.before_tensor.empty() ? "k_after" : "k_before"),
+                                      option_name("k_before"), option_name("k_after")));
+    }
+    return std::nullopt;
+  }
+  if (k.before.empty() || k.after.empty()) {
+    throw InvalidArgument(error_msg("{0} needs {1}: k is checked before and after RoPE, as q is",
+                                    option_name(k.before.empty() ? "k_after" : "k_before"),
+                                    option_name(k.before.empty() ? "k_before" : "k_after")));
+  }
+  if (names_layers(opt.dumps)) {
+    throw InvalidArgument(error_msg("{0} checks one q and one k: a '*' in the tensor names is not taken with it",
+                                    option_name("k_before")));
+  }
+  return k;
+}
+
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   CheckProgressBar progress(t);
-  if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches, in one run
-    const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr});
+  if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches (key_dumps refuses k with it)
+    const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr, key_dumps(opt)});
     emit_report(out, layers, {opt.json, opt.lang, opt.digits});
     return layers.passed() ? kOk : kVerifyFailed;
   }
-  const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress});
+  const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress, key_dumps(opt)});  // k: qk_pair.hpp
   emit_report(out, run, {opt.json, opt.lang, opt.digits});
-  return run.passed() ? kOk : kVerifyFailed;
+  return run.all_passed() ? kOk : kVerifyFailed;  // with k: q's, k's and the pair's verdicts
 }
 
 Command add_check_command(CLI::App& app) {
@@ -73,6 +100,16 @@ Command add_check_command(CLI::App& app) {
                 "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
                 "place where HF de-interleaves it), which passes as equivalent by default");
   add_coefficients_option(*sub, *opt);
+  sub->add_option("--k-before", opt->keys.before,
+                  "q and k together: the key tensor before RoPE (--before is then the query), read as --before is; "
+                  "its heads may be fewer (GQA)")
+      ->type_name("FILE");
+  sub->add_option("--k-after", opt->keys.after,
+                  "the key tensor after RoPE: each tensor gets its own verdict, then the pair: ⟨R_m q, R_n k⟩ = qᵀ "
+                  "R_(n−m) k measured on a sample of the scores")
+      ->type_name("FILE");
+  sub->add_option("--k-before-tensor", opt->keys.before_tensor, "the tensor of --k-before's file")->type_name("NAME");
+  sub->add_option("--k-after-tensor", opt->keys.after_tensor, "the tensor of --k-after's file")->type_name("NAME");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);

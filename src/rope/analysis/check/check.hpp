@@ -220,6 +220,14 @@ enum class VariantKind {
   ShiftMapOffset,
   ShiftMapNotRotated,
   ShiftMapSign,
+  /// Issue 78 item 2: RoPE applied twice, every pair turned by 2·m·θ_i and scaled by a² (TensorRT-LLM PR #16378: with
+  /// rope_fusion off, YaRN missing from is_rope(), so q and k were rotated by the fused path and the model's own).
+  RopeAppliedTwice,
+  /// Issue 78 item 2, found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one
+  /// element of each of q's rotated pairs computed from k's values and one of k's from q's.
+  QkCrossed,
+  /// The same PR: k read with q's head count under GQA (found "q_heads", "k_heads").
+  KWithQueryHeads,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

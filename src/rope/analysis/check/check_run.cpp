@@ -470,9 +470,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   return run;
 }
 
-}  // namespace
-
-CheckRun run_check(const CheckRequest& request) {
+CheckRun run_one(const CheckRequest& request) {
   std::optional<ModelRope> model;
   CheckRun run = check_files(request, model);
   // 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes, and the dump fails: a verdict is never worse
@@ -489,6 +487,109 @@ CheckRun run_check(const CheckRequest& request) {
   } catch (const InvalidArgument&) {  // the other reading does not fit the positions: the first one stands
     return run;
   }
+}
+
+/// The dumps of a run read again for the pair's sample, as the run read them (its axes, --dtype).
+LoadedDumps reopen(DumpFiles files, const CheckRun& run, const CheckSettings& s) {
+  if (run.dumps.axes_assumed && files.axes.empty()) files.axes = std::string(to_string(run.dumps.axes));
+  LoadedDumps d = open_dumps(files);
+  if (s.dtype) d.after.dtype = d.before.dtype = *s.dtype;
+  if (s.dtype && d.stream) d.stream->set_dtype(*s.dtype);
+  return d;
+}
+
+/// A diagnosis found with q and k together (qk_pair.hpp) in one tensor's report: the row's match and its sentence,
+/// over what the tensor alone could say.
+void name_paired(CheckRun& run, VariantKind kind, std::vector<std::pair<std::string, double>> found) {
+  CheckDiagnosis& dg = run.report.diagnosis;
+  dg.matches = kind;
+  dg.closest = std::nullopt;
+  dg.closest_explained = 0;
+  dg.departure = std::nullopt;
+  dg.found = std::move(found);
+  const std::vector<AxisPosition> positions = positions_as_axes(run.dumps.positions, run.dumps.axis_positions);
+  dg.message = variant_sentence(
+      kind, {run.expected, dg, run.report.comparison, positions, run.dumps.after.groups(), run.dumps.after.dtype});
+}
+
+/// q and k together: the geometry's rules, each tensor checked by the one engine, then the pair (Q1).
+CheckRun run_check_qk(const CheckRequest& request) {
+  const CheckSettings& s = request.settings;
+  const KeyDumps& keys = *request.keys;
+  if (s.mode != CheckMode::Forward) {
+    throw InvalidArgument(error_msg("{0} checks q and k of the forward pass: leave out {1}", option_name("k_before"),
+                                    option_name(s.mode == CheckMode::Grad ? "grad" : "shift")));
+  }
+  CheckRequest k_request = request;
+  k_request.keys.reset();
+  k_request.settings.query = false;  // --query scales q alone
+  DumpFiles& kd = k_request.dumps;
+  kd.before = keys.before;
+  kd.after = keys.after;
+  kd.tensor.clear();
+  kd.before_tensor = keys.before_tensor;
+  kd.after_tensor = keys.after_tensor;
+  kd.before_directory.reset();
+  kd.after_directory.reset();
+  CheckRequest q_request = request;
+  q_request.keys.reset();
+  {  // the rules of the pair, before either is checked; k's geometry alone, its length held to q's in the pair's words
+    DumpFiles k_alone = kd;
+    k_alone.positions.clear();
+    k_alone.sequence_starts.clear();
+    k_alone.axis_positions.clear();
+    k_alone.rope_delta.reset();
+    require_qk_geometry(open_dumps(q_request.dumps).after, open_dumps(k_alone).after);
+  }
+  CheckRun q = run_one(q_request);
+  CheckRun k = run_one(k_request);
+  const LoadedDumps qd = reopen(q_request.dumps, q, s), kdumps = reopen(kd, k, k_request.settings);
+  return join_qk(std::move(q), std::move(k), qd, kdumps);
+}
+
+}  // namespace
+
+CheckRun run_check(const CheckRequest& request) { return request.keys ? run_check_qk(request) : run_one(request); }
+
+void require_qk_geometry(const DumpVectors& q, const DumpVectors& k) {
+  if (k.seq != q.seq) {
+    throw InvalidArgument(
+        error_msg("k has {0} sequence positions and q {1}: q and k are checked at the same positions", k.seq, q.seq));
+  }
+  if (k.d != q.d) {
+    throw InvalidArgument(
+        error_msg("k's vectors have {0} channels and q's {1}: their scores need the same head size", k.d, q.d));
+  }
+  const long q_rows = q.groups() / std::max<long>(1, q.heads), k_rows = k.groups() / std::max<long>(1, k.heads);
+  if (k_rows != q_rows) {
+    throw InvalidArgument(
+        error_msg("k has {0} batch rows and q {1}: q and k come from the same batch", k_rows, q_rows));
+  }
+  if (k.heads <= 0 || q.heads % k.heads != 0) {
+    throw InvalidArgument(error_msg(
+        "k's {0} heads do not divide q's {1}: under GQA each key-value head serves q/k heads of q", k.heads, q.heads));
+  }
+}
+
+CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const LoadedDumps& k_values) {
+  const std::vector<AxisPosition> qp = positions_as_axes(q_values.positions, q_values.axis_positions);
+  const std::vector<AxisPosition> kp = positions_as_axes(k_values.positions, k_values.axis_positions);
+  QkPairCheck pair = measure_qk_pair({q_values, qp, q.expected, q.angles}, {k_values, kp, k.expected, k.angles},
+                                     !q.passed() || !k.passed());
+  if (pair.matches == VariantKind::QkCrossed) {
+    name_paired(q, VariantKind::QkCrossed, {});
+    name_paired(k, VariantKind::QkCrossed, {});
+  } else if (pair.matches == VariantKind::KWithQueryHeads) {
+    name_paired(k, VariantKind::KWithQueryHeads,
+                {{"q_heads", static_cast<double>(pair.q_heads)}, {"k_heads", static_cast<double>(pair.k_heads)}});
+  }
+  const std::optional<VariantKind>& both = q.report.diagnosis.matches;
+  if (!pair.matches && !pair.passed() && !q.passed() && !k.passed() && both && both == k.report.diagnosis.matches) {
+    pair.matches = both;  // one mistake in both tensors (RoPE applied twice) is the scores' too
+  }
+  q.k = std::make_shared<const CheckRun>(std::move(k));
+  q.pair = std::move(pair);
+  return q;
 }
 
 namespace {

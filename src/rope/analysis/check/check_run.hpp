@@ -16,6 +16,7 @@
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/dump_files.hpp"
 #include "rope/analysis/check/fope_coefficients.hpp"
+#include "rope/analysis/check/qk_pair.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/models/layers_without_rope.hpp"
@@ -89,10 +90,20 @@ class CheckProgress {
   virtual void finish() = 0;
 };
 
+/// The key dumps of a check of q and k together (`--k-before`, `--k-after`, qk_pair.hpp): read as the query's are
+/// (the same positions, axes and options), each file's tensor named on its own.
+struct KeyDumps {
+  std::string before, after;
+  std::string before_tensor, after_tensor;  ///< --k-before-tensor, --k-after-tensor ("" : the file's only one)
+};
+
 struct CheckRequest {
   DumpFiles dumps;
   CheckSettings settings;
   CheckProgress* progress = nullptr;  ///< none: no progress reported
+  /// q and k together: the dumps above are q's, these k's; each checked by the one engine (k without --query's
+  /// scaling), then the relative-position identity (Q1) measured on both (qk_pair.hpp).
+  std::optional<KeyDumps> keys;
 };
 
 /// The report of one check: the dumps as arranged (their values dropped), the expectation and where its layout
@@ -123,6 +134,13 @@ struct CheckRun {
   std::optional<VariantKind> equivalent;
 
   bool passed() const { return report.comparison.passed() || equivalent.has_value(); }
+
+  /// q and k together (CheckRequest::keys): this run is q's, `k` the keys' own (the same report), `pair` the identity
+  /// (Q1) measured on both. Null and nullopt for one tensor.
+  std::shared_ptr<const CheckRun> k;
+  std::optional<QkPairCheck> pair;
+  /// The verdict of every part: this tensor's, k's and the pair's (the exit code of rope check).
+  bool all_passed() const { return passed() && (!k || k->passed()) && (!pair || pair->passed()); }
 };
 
 /// Reads the dumps, resolves the expectation and checks. @throws InvalidArgument, IoError as the readers and
@@ -150,6 +168,15 @@ inline constexpr std::size_t kMaxLayerTypeTries = 16;
 /// The layer types of a model to try when none was given: those with RoPE, when there are several and `layer_type`
 /// is empty (else none); the default type is the model's.
 LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& layer_type);
+
+/// q and k together: the pair's rules on the two dumps' geometry (k's sequence length, head size and batch rows q's,
+/// its heads dividing q's), before either is checked. @throws InvalidArgument naming the rule.
+void require_qk_geometry(const DumpVectors& q, const DumpVectors& k);
+
+/// q's run and k's joined (run_check with keys; the Python module's rope.check(k_before=, k_after=)): the identity (Q1)
+/// measured on their values (`q_values`, `k_values`: in memory or streamed, positions included, as the runs read
+/// them), a mistake found with both (qk_pair.hpp) named in the diagnosis of each run it explains, k's run attached.
+CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const LoadedDumps& k_values);
 
 /// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check. The
 /// variants that need the dump's arrangement (the rope_deltas its positions include, batch rows of equal length)

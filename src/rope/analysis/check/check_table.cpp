@@ -520,7 +520,8 @@ void offset_shown_build(F f, Out out) {
 }
 
 constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
-                           kScreened = VariantDetection::Screened, kInMode = VariantDetection::InMode;
+                           kScreened = VariantDetection::Screened, kInMode = VariantDetection::InMode,
+                           kPaired = VariantDetection::Paired;
 
 // One row per VariantKind, in the order check compares their variants (table_variants; where two pass the earlier is
 // the match): the rows built from the expectation and from the dump, then those found by a screen before any variant,
@@ -825,6 +826,27 @@ const std::vector<VariantRow> kVariantTable = {
            fmt::format("{:.6g}", found_value(c) * found_value(c)), fmt::format("{:.6g}", found_value(c)));
      },
      {[](F f) { return not_fope(f) && f.expected.scaled() && f.expected.base() > 0; }, scaling_twice_build}},
+    {VariantKind::RopeAppliedTwice,
+     "rope-applied-twice",
+     kCompared,
+     "",
+     [](E) { return msg("RoPE applied twice"); },
+     [](S c) {
+       const double a = c.expected.attention_factor();
+       return msg(
+           "matches RoPE applied twice: every pair turned by 2·m·θ_i and scaled by a² = {0} (the magnitude {1} applied "
+           "twice), the rotation of a fused path and the model's own both applied",
+           fmt::format("{:.6g}", a * a), fmt::format("{:.6g}", a));
+     },
+     // The forward pass's (a shift applied twice is the shift's own sentence: positions-offset in the shift's words),
+     // with a magnitude: a² tells it from a dump turned at positions 2m, which a = 1 cannot (that one keeps the
+     // departure's sentence, "turns by 2 rad where RoPE turns 1").
+     {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Forward && f.expected.attention_factor() != 1.0; },
+      [](F f, Out out) {
+        RopeExpectation twice = with_theta(f.expected, 2.0 * f.expected.theta());
+        twice.rope.params.attention_factor = f.expected.attention_factor() * f.expected.attention_factor();
+        put(out, VariantKind::RopeAppliedTwice, std::move(twice));
+      }}},
     {VariantKind::YarnTruncated,
      "yarn-truncated",
      kCompared,
@@ -1262,6 +1284,22 @@ const std::vector<VariantRow> kVariantTable = {
            "matches every key turned by old − new instead of new − old: the re-rotation's δ has the wrong sign (the "
            "keys move further from their new positions instead of to them)");
      }},
+    {VariantKind::QkCrossed, "qk-crossed", kPaired, "", [](E) { return msg("q and k crossed in a fused kernel"); },
+     [](S) {
+       return msg(
+           "matches q and k crossed: the second element of each of q's rotated pairs is k's pair rotated, the "
+           "first of each of k's is q's (a fused q/k kernel that loads the other tensor's half)");
+     }},
+    {VariantKind::KWithQueryHeads, "k-with-query-heads", kPaired, "q_heads,k_heads",
+     [](E) { return msg("k read with q's head count"); },
+     [](S c) {
+       const auto hq = static_cast<long>(found_value(c, 0)), hk = static_cast<long>(found_value(c, 1));
+       return msg(
+           "matches k read with q's head count: k has {0} heads, q {1}, and key (t, h) is turned at the position of "
+           "index ⌊(t·{0} + h) / {1}⌋, as k's buffer walked as [T·{0}/{1}, {1}, d] puts it (take k's own head count "
+           "and stride)",
+           hk, hq);
+     }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {
@@ -1292,6 +1330,8 @@ const char* to_string(VariantDetection detection) {
       return "screened";
     case VariantDetection::InMode:
       return "in-mode";
+    case VariantDetection::Paired:
+      return "paired";
   }
   return "?";
 }

@@ -35,6 +35,7 @@ enum class VariantDetection {
   Searched,  ///< searched for, one comparison per step (the indices where the positions start again)
   Screened,  ///< before any variant: the dump's values (not finite, bf16 in float32), its channels or pair norms
   InMode,  ///< by a mode's own diagnosis after the forward one (check_mode.cpp: heads or channel ranges of a gradient)
+  Paired,  ///< with q and k checked together (qk_pair.hpp): the other tensor's values or head count
 };
 const char* to_string(VariantDetection detection);
 

@@ -76,6 +76,9 @@ struct Identification {
   bool axis_blocks = false;
   int family_dim = 0;  ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
   double attention_factor = 1;
+  /// θ_0 = 2 and half the frequencies a family's: RoPE applied twice (`fits` are then of θ/2, their `theta` doubled;
+  /// attention_factor is the squared one the dump shows).
+  bool applied_twice = false;
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
   Eigen::VectorXd theta;           ///< measured θ_j per pair (negative: the pair turns the other way)
   Eigen::VectorXd angle_residual;  ///< per pair: RMS of φ − m·θ_j (rad)

@@ -381,6 +381,30 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   } else {
     id.fits = detail::fit_families(measured, sigma_ln, id.notes);
   }
+  if (id.fits.front().family == Family::PerPair && n >= 2 && std::abs(measured[0] - 2) < 0.02 &&
+      std::abs(id.attention_factor - 1) > 1e-3) {
+    // θ_0 = 2 and a magnitude: RoPE applied twice (TensorRT-LLM PR #16378), every pair turned by 2·m·θ_j and the
+    // factor squared. A family that explains half the frequencies is the answer, said so (rope check's
+    // rope-applied-twice). Without a magnitude the dump is one turned at positions 2m, as check reads it too.
+    std::vector<Message> halved_notes;
+    std::vector<FamilyFit> halved = detail::fit_families(measured / 2, sigma_ln, halved_notes);
+    if (halved.front().family != Family::PerPair) {
+      for (FamilyFit& f : halved) f.theta *= 2;  // the fitted column beside the measured one
+      id.fits = std::move(halved);
+      id.notes.erase(
+          std::remove_if(id.notes.begin(), id.notes.end(),
+                         [](const Message& m) { return m.en.rfind("no family explains the frequencies", 0) == 0; }),
+          id.notes.end());
+      id.notes.insert(id.notes.end(), halved_notes.begin(), halved_notes.end());
+      id.applied_twice = true;
+      id.notes.push_back(
+          msg("RoPE applied twice: θ_0 = 2 and every frequency is twice {0}'s, the attention factor "
+              "{1} = {2}²: every pair turned by 2·m·θ_j and the magnitude applied twice (rope check "
+              "names it rope-applied-twice)",
+              to_string(id.fits.front().family), fmt::format("{:.4g}", id.attention_factor),
+              fmt::format("{:.4g}", std::sqrt(id.attention_factor))));
+    }
+  }
   id.fit = id.fits.front();
   double span = 0;  // the largest |position| of the dump (empty with positions per axis)
   for (const double m : id.dump_positions) span = std::max(span, std::abs(m));

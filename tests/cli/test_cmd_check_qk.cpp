@@ -1,0 +1,147 @@
+// rope check --k-before --k-after (issue 78 item 2) on tests/reference/qk_pairs.py's NumPy dumps (8 query heads, 2
+// key-value heads, positions to 131 071): the exit codes of the three verdicts, the JSON's q keys unchanged beside `k`
+// and `pair`, the text's three parts (in Chinese too), torch.save tensors by name, and bad inputs refused in one line.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/cli_harness.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::rope_cli;
+using ::testing::HasSubstr;
+
+const std::string kQk = std::string(ROPE_REFERENCE_DIR) + "/qk_pairs/";
+constexpr const char* kPositions = "0,1,7,4095,4096,32768,65535,131071";
+
+test::Result check_qk(const std::string& q_after, const std::string& k_before, const std::string& k_after,
+                      std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"check",
+                                   "--before",
+                                   kQk + "q.npy",
+                                   "--after",
+                                   kQk + q_after + ".npy",
+                                   "--k-before",
+                                   kQk + k_before + ".npy",
+                                   "--k-after",
+                                   kQk + k_after + ".npy",
+                                   "--positions",
+                                   kPositions,
+                                   "--layout",
+                                   "half"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return rope_cli(args);
+}
+
+TEST(CmdCheckQk, ACorrectPairPassesWithThreeVerdicts) {
+  const auto r = check_qk("q_half", "k", "k_half");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const std::string out = test::unwrapped(r.out);
+  EXPECT_THAT(out, HasSubstr("q_half.npy against RoPE("));
+  EXPECT_THAT(out, HasSubstr("k_half.npy against RoPE("));
+  EXPECT_THAT(out, HasSubstr("rope check: q and k together, ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k"));
+  EXPECT_THAT(out, HasSubstr("sample              8 sequence indices, 64 (m, n) pairs, 512 scores; q head h reads k "
+                             "head h/4 (8 q heads, 2 k heads)"));
+  // three verdicts, q's, k's and the pair's
+  std::size_t verdicts = 0;
+  for (std::size_t at = out.find("verdict             PASS"); at != std::string::npos;
+       at = out.find("verdict             PASS", at + 1))
+    ++verdicts;
+  EXPECT_EQ(verdicts, 3U) << out;
+}
+
+TEST(CmdCheckQk, JsonKeepsQsKeysAndAddsKAndPair) {
+  const auto one = nlohmann::json::parse(rope_cli({"check", "--before", kQk + "q.npy", "--after", kQk + "q_half.npy",
+                                                   "--positions", kPositions, "--layout", "half", "--json"})
+                                             .out);
+  const auto r = check_qk("q_half", "k", "k_half", {"--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& [key, value] : one.items()) EXPECT_TRUE(j.contains(key)) << key;
+  ASSERT_TRUE(j.contains("k"));
+  for (const auto& [key, value] : one.items()) EXPECT_TRUE(j["k"].contains(key)) << "k." << key;
+  const auto& p = j["pair"];
+  EXPECT_EQ(p["passed"], true);
+  EXPECT_EQ(p["pairs_sampled"], 64);
+  EXPECT_LE(p["max_score_error"].get<double>(), p["tolerance"].get<double>());
+  EXPECT_TRUE(p["matches"].is_null());
+  EXPECT_EQ(j["k"]["total"], 8 * 2 * 64);  // k's own elements: 8 positions, 2 heads, d = 64
+  EXPECT_EQ(j["total"], 8 * 8 * 64);
+}
+
+TEST(CmdCheckQk, CrossedKernelFailsNamedInBothAndThePair) {
+  const auto r = check_qk("q_crossed", "k", "k_crossed", {"--json"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["diagnosis"]["matches"], "qk-crossed");
+  EXPECT_EQ(j["k"]["diagnosis"]["matches"], "qk-crossed");
+  EXPECT_EQ(j["pair"]["passed"], false);
+  EXPECT_EQ(j["pair"]["matches"], "qk-crossed");
+  const auto text = check_qk("q_crossed", "k", "k_crossed");
+  EXPECT_THAT(test::unwrapped(text.out), HasSubstr("matches q and k crossed: the second element of each of q's rotated "
+                                                   "pairs is k's pair rotated"));
+  EXPECT_THAT(test::unwrapped(text.out), HasSubstr("the scores depart from the relative-position identity: q and k "
+                                                   "crossed in a fused kernel"));
+  const auto zh = check_qk("q_crossed", "k", "k_crossed", {"--lang", "zh"});
+  EXPECT_THAT(test::unwrapped(zh.out), HasSubstr("符合 q 与 k 交叉"));
+  EXPECT_THAT(test::unwrapped(zh.out), HasSubstr("得分偏离了相对位置恒等式"));
+}
+
+TEST(CmdCheckQk, KWithQueryHeadsFailsWithQPassing) {
+  const auto r = check_qk("q_half", "k", "k_query_heads", {"--json"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["passed"], true);  // q's own verdict, as a check of q alone gives it
+  EXPECT_EQ(j["k"]["passed"], false);
+  EXPECT_EQ(j["k"]["diagnosis"]["matches"], "k-with-query-heads");
+  EXPECT_EQ(j["k"]["diagnosis"]["found"]["q_heads"], 8);
+  EXPECT_EQ(j["k"]["diagnosis"]["found"]["k_heads"], 2);
+}
+
+TEST(CmdCheckQk, TorchSaveTensorsByName) {
+  const std::string pt = kQk + "qk_half.pt";
+  const auto r = rope_cli({"check",    "--before",
+                           pt,         "--after",
+                           pt,         "--before-tensor",
+                           "q",        "--after-tensor",
+                           "q_rope",   "--k-before",
+                           pt,         "--k-after",
+                           pt,         "--k-before-tensor",
+                           "k",        "--k-after-tensor",
+                           "k_rope",   "--positions",
+                           kPositions, "--layout",
+                           "half",     "--json"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pair"]["passed"], true);
+  EXPECT_EQ(j["k"]["total"], 8 * 2 * 64);
+}
+
+TEST(CmdCheckQk, BadInputsAreOneLine) {
+  const std::string q = kQk + "q.npy", qr = kQk + "q_half.npy", k = kQk + "k.npy", kr = kQk + "k_half.npy";
+  expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-after", kr, "--positions", kPositions}),
+                        2, "--k-after needs --k-before: k is checked before and after RoPE, as q is");
+  expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-before", k, "--positions", kPositions}),
+                        2, "--k-before needs --k-after");
+  expect_one_line_error(
+      rope_cli({"check", "--before", q, "--after", qr, "--k-before-tensor", "k", "--positions", kPositions}), 2,
+      "--k-before-tensor names a tensor of --k-before: give --k-before and --k-after");
+  // k of 7 positions against q's 8: the same positions for both
+  expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-before", kQk + "k_short.npy", "--k-after",
+                                  kQk + "k_short.npy", "--positions", kPositions}),
+                        2, "k has 7 sequence positions and q 8: q and k are checked at the same positions");
+  // q's 8 heads read as k: k = q's dumps, q = k's (2 heads): 8 does not divide 2
+  expect_one_line_error(
+      rope_cli({"check", "--before", k, "--after", kr, "--k-before", q, "--k-after", qr, "--positions", kPositions}), 2,
+      "k's 8 heads do not divide q's 2");
+  expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-before", k, "--k-after", kr, "--grad",
+                                  "--positions", kPositions}),
+                        2, "--k-before checks q and k of the forward pass: leave out --grad");
+}
+
+}  // namespace
+}  // namespace rope
