@@ -7,9 +7,10 @@
 - by `rope.check` from Python on the arrays loaded whole (np.load, as a caller holds them), the call's wall time
   and the process's peak RSS (getrusage);
 
-each at the dump's positions (PASS) and at positions off by one (`1:8193`: every element fails, and the diagnosis
-names "positions shifted by -1"). Targets: a failing check within 2× the passing one (CLI and Python, both types);
-the variant named over the whole dump. Beside them, the memory floor: `cat` of both files from the page cache,
+each at the dump's positions (PASS), at positions off by one (`1:8193`: every element fails, and the diagnosis
+names "positions shifted by -1") and at the wrong base (`--base 500000`, Spec(base=500000): every position but 0
+fails, and the diagnosis names "matches base 10000": issue 78 item 5). Targets: a failing check within 2× the passing
+one (CLI and Python, both types, both mistakes); the variant named over the whole dump. Beside them, the memory floor: `cat` of both files from the page cache,
 and, when the environment variable ROPE_PREVIOUS names the previous release's executable (e167177, built as
 docs/performance.md says), its passing check of the same files.
 
@@ -33,12 +34,12 @@ SHAPE = (4, 8192, 32, 128)
 RUN = r"""
 import json, resource, sys, time
 import numpy as np
-before_path, after_path, module, shift, bf16 = sys.argv[1:6]
+before_path, after_path, module, shift, bf16, base = sys.argv[1:7]
 before, after = np.load(before_path), np.load(after_path)
 sys.path.insert(0, module)
 import rope
 t0 = time.perf_counter()
-r = rope.check(before, after, np.arange(before.shape[1]) + int(shift), rope.Spec(base=10000),
+r = rope.check(before, after, np.arange(before.shape[1]) + int(shift), rope.Spec(base=float(base)),
                dtype="bf16" if bf16 == "1" else None)
 wall = time.perf_counter() - t0
 print(json.dumps({"failing": r.failing, "total": r.total, "matches": r.matches, "wall": wall,
@@ -92,10 +93,11 @@ def timed(cmd):
     return wall, rss, p.stdout
 
 
-def cli(rope, paths, shift, bf16):
+def cli(rope, paths, shift, bf16, base=10000):
     seq = SHAPE[1]
     return [rope, "check", "--before", paths[0], "--after", paths[1], "--positions", f"{shift}:{seq + shift}",
-            "--axes", "batch,seq,heads,d", "--layout", "half", "--json"] + (["--bf16-bits"] if bf16 else [])
+            "--axes", "batch,seq,heads,d", "--layout", "half", "--json", "--base", str(base)] + \
+        (["--bf16-bits"] if bf16 else [])
 
 
 def run(report, build, tmp, quick):
@@ -111,6 +113,7 @@ def run(report, build, tmp, quick):
         size = sum(os.path.getsize(p) for p in paths)
         subprocess.run(["cat"] + paths, stdout=subprocess.DEVNULL, check=True)  # into the page cache
         jobs = {"pass": cli(rope, paths, 0, bf16), "fail": cli(rope, paths, 1, bf16),
+                "base": cli(rope, paths, 0, bf16, 500000),
                 "cat": ["sh", "-c", f"cat {paths[0]} {paths[1]} > /dev/null"]}
         if previous:
             jobs["previous"] = cli(previous, paths, 0, bf16)
@@ -122,8 +125,9 @@ def run(report, build, tmp, quick):
                     best[key] = (w, rss, out)
         py = {}
         for _ in range(1 if quick else 2):
-            for key, shift in (("pass", 0), ("fail", 1)):
-                p = subprocess.run([PY, "-c", RUN, paths[0], paths[1], module, str(shift), "1" if bf16 else "0"],
+            for key, shift, base in (("pass", 0, 10000), ("fail", 1, 10000), ("base", 0, 500000)):
+                p = subprocess.run([PY, "-c", RUN, paths[0], paths[1], module, str(shift), "1" if bf16 else "0",
+                                    str(base)],
                                    capture_output=True, text=True)
                 if p.returncode != 0:
                     raise RuntimeError(f"rope.check {key}: exit {p.returncode}: {p.stderr[-800:]}")
@@ -136,15 +140,30 @@ def run(report, build, tmp, quick):
         report.target(f"check [4, 8192, 32, 128] {name}, CLI: failing / passing time", ratio, "<= 2", ratio <= 2)
         pratio = py["fail"]["wall"] / py["pass"]["wall"]
         report.target(f"rope.check [4, 8192, 32, 128] {name}: failing / passing time", pratio, "<= 2", pratio <= 2)
+        tb, rb, ob = best["base"]
+        based = json.loads(ob)
+        bratio = tb / tp
+        report.target(f"check [4, 8192, 32, 128] {name} at the wrong base, CLI: failing / passing time", bratio, "<= 2",
+                      bratio <= 2)
+        pbratio = py["base"]["wall"] / py["pass"]["wall"]
+        report.target(f"rope.check [4, 8192, 32, 128] {name} at the wrong base: failing / passing time", pbratio,
+                      "<= 2", pbratio <= 2)
+        found = dict(based["diagnosis"].get("found") or {}).get("base")
+        report.check(f"check {name} full size at base 500000: names base 10000 over the whole dump",
+                     based["diagnosis"]["matches"] == "base-other" and found == 10000
+                     and py["base"]["matches"] == "base-other",
+                     f"named {based['diagnosis']['matches']} (base {found}) / Python {py['base']['matches']}")
         named = failed["diagnosis"]["matches"]
         report.check(f"check {name} full size: passes at the positions, names the shift at positions + 1",
                      passed["passed"] and named == "positions-minus-one" and py["fail"]["matches"] == named
                      and py["pass"]["failing"] == 0,
                      f"pass {passed['passed']}, named {named} / Python {py['fail']['matches']}")
         line = (f"check {name} [4, 8192, 32, 128] ({size / 2**20:.0f} MiB read): CLI pass {tp:.3f} s "
-                f"({rp / 1024:.0f} MiB peak RSS), fail {tf:.3f} s ({rf / 1024:.0f} MiB); cat {tc:.3f} s (pass / cat "
-                f"{tp / tc:.2f}×); rope.check pass {py['pass']['wall']:.3f} s, fail {py['fail']['wall']:.3f} s "
-                f"(peak RSS {py['pass']['peak_kib'] / 1024:.0f} / {py['fail']['peak_kib'] / 1024:.0f} MiB, the "
+                f"({rp / 1024:.0f} MiB peak RSS), fail {tf:.3f} s ({rf / 1024:.0f} MiB), wrong base {tb:.3f} s "
+                f"({rb / 1024:.0f} MiB); cat {tc:.3f} s (pass / cat "
+                f"{tp / tc:.2f}×); rope.check pass {py['pass']['wall']:.3f} s, fail {py['fail']['wall']:.3f} s, wrong base "
+                f"{py['base']['wall']:.3f} s (peak RSS {py['pass']['peak_kib'] / 1024:.0f} / "
+                f"{py['fail']['peak_kib'] / 1024:.0f} / {py['base']['peak_kib'] / 1024:.0f} MiB, the "
                 f"arrays loaded whole: {size / 2**20:.0f} MiB)")
         if previous:
             tv, rv, _ = best["previous"]

@@ -73,7 +73,18 @@ def main():
     p.add_argument("--verify-rate", type=int, metavar="PAIRS",
                    help="only time the verify job on PAIRS pairs (best of the repetitions) and print its pairs per "
                         "second (compare.py alternates it with rope's benchmark, so both see the same load)")
+    p.add_argument("--decay-csv", metavar="FILE",
+                   help="only compute the decay job and write it as `rope decay --csv FILE` does (columns distance and "
+                        "base=500000, each number in its shortest round-trip form), timed as a whole process against "
+                        "rope decay writing the same CSV (issue 78 item 5)")
     a = p.parse_args()
+    if a.decay_csv:
+        f = decay()
+        m = np.linspace(0, 1e6, f.size)
+        with open(a.decay_csv, "w") as out:
+            out.write("distance,base=500000\n")
+            out.write("".join(f"{x!r},{y!r}\n" for x, y in zip(m.tolist(), f.tolist())))
+        return
     if a.verify_rate:
         t, worst = best_time(lambda: verify(a.verify_rate), 2 if a.quick else 3)
         print(json.dumps({"verify_pairs_per_second": a.verify_rate / t, "verify_max_rel_error": worst}))

@@ -422,6 +422,22 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   ASSERT_TRUE(b.diagnosis.matches);
   EXPECT_EQ(*b.diagnosis.matches, VariantKind::BaseOther);
   EXPECT_EQ(b.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 20000.0}}));
+  // Issue 78: a bf16 dump of base 500000 to position 131071 checked as base 10000. The first departing pair's angle at
+  // position 1 gives base 499000 to three digits, which fails at 131071; measured where the angles are largest and
+  // snapped to a round value, the base is 500000 and explains the whole dump.
+  std::vector<double> late;
+  for (int i = 0; i < 16; ++i) late.push_back(i);
+  for (const double m : {100.0, 1000.0, 10000.0, 30000.0, 65536.0, 131071.0}) late.push_back(m);
+  const DumpVectors u = random_dump(static_cast<long>(late.size()), 2, 16);
+  DumpVectors ub = u, vb = test::rotate_dump_at(u, true, 16, 500000.0, late);
+  for (DumpVectors* t : {&ub, &vb}) {
+    for (double& v : t->values) v = static_cast<double>(static_cast<float>(Eigen::bfloat16(static_cast<float>(v))));
+    t->dtype = DType::BF16;
+  }
+  const CheckReport lb = check_dump(ub, vb, late, expect_half(16, 16));
+  ASSERT_TRUE(lb.diagnosis.matches) << lb.diagnosis.message.en;
+  EXPECT_EQ(*lb.diagnosis.matches, VariantKind::BaseOther);
+  EXPECT_EQ(lb.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 500000.0}}));
   // The interleaved layout with one element wrong: no variant; the closest, which explains most of the dump, named
   // in the table's words with its share.
   DumpVectors wrong = rotate_dump(z, false, 8, kDefaultBase);

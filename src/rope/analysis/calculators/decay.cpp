@@ -35,7 +35,11 @@ Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd&
 namespace {
 
 constexpr int kLanes = 8;  // distances per vectorized sweep over the pairs
-constexpr double kParallelWork = 1 << 20;
+/// Terms below which one thread sweeps alone (2^24, ~12 ms of one core): `rope decay` at 100 000 points × 64 pairs
+/// (6.4·10^6 terms, ~5 ms) spent more CPU in OpenMP's barrier (a finished thread spinning while the other, on a
+/// loaded machine, waits its turn) than the second thread saved (issue 78 item 5: 41 ms of CPU with two threads,
+/// 29 ms with one, the whole process writing its CSV).
+constexpr double kParallelWork = 1 << 24;
 
 /// f at the kLanes distances whose terms are A_i·B_{b+l,i}, l = 0 … kLanes−1 (decay_bound_linspace):
 /// B is stored transposed, bt[i·K + b], so the lanes are contiguous.
@@ -90,7 +94,7 @@ Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long p
     }
   }
   const long anchors = (points + K - 1) / K;
-  // Threads only for enough work: waking a second thread costs more than ~10^6 terms take alone.
+  // Threads only for enough work (kParallelWork).
 #pragma omp parallel for schedule(static) if (static_cast <double>(points) * half >= kParallelWork)
   for (long a = 0; a < anchors; ++a) {
     std::vector<double> a_cos(half), a_sin(half);

@@ -5,13 +5,16 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "rope/analysis/check/check_sample.hpp"
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/position_offset.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/families/family_table.hpp"
 
 namespace rope {
 namespace {
@@ -192,8 +195,67 @@ std::size_t compare_variants(CheckReport& report, const DumpSource& source, long
   return closest;
 }
 
-/// rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
-/// base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
+/// θ of pair i measured from the dump where its angle is largest (issue 78: a base fitted at the first departing
+/// position, m = 1, is off by 0.2 % on a bf16 dump, which fails at m = 131071): from θ₀ ≈ φ/m at the departure, each
+/// step takes the dump's largest position m whose predicted angle θ·m is known within half a radian, reads the pair's
+/// turn φ there (group g) and unwraps it, θ = (φ + 2πk)/m with k that of the prediction. The angle's error: 4·ε of the
+/// dump's type (the pair's rounding) and 2·ε_f32·m·θ (a float32 angle). Returns {θ, its error bound}; {0, 0} when a
+/// vector read is zero or not a rotation.
+std::pair<double, double> theta_at_largest(const DumpSource& source, long start,
+                                           const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                                           int pair, long group, double theta, double m0) {
+  const auto [ca, cb] = pair_channels(expected, pair, true);
+  const auto [ia, ib] = pair_channels(expected, pair, false);
+  const double eps = epsilon(source.dtype()), eps32 = epsilon(DType::F32);
+  const auto noise = [&](double m, double th) { return 4 * eps + 2 * eps32 * m * th; };
+  // The indices by increasing position, positive positions only.
+  std::vector<std::pair<double, long>> by_m;
+  for (std::size_t s = 0; s < positions.size(); ++s) {
+    if (positions[s][0] > 0) by_m.emplace_back(positions[s][0], static_cast<long>(s));
+  }
+  std::sort(by_m.begin(), by_m.end());
+  double m = m0, err = noise(m0, theta) / m0;
+  for (int step = 0; step < 64 && !by_m.empty(); ++step) {
+    const double reach = 0.5 / err;  // the largest position whose predicted angle is within half a radian
+    auto at = std::upper_bound(by_m.begin(), by_m.end(), std::pair{reach, std::numeric_limits<long>::max()});
+    if (at == by_m.begin()) break;
+    --at;
+    if (at->first <= m) break;  // no larger position within reach (or the largest reached)
+    const auto [x, y] = source.vector_at(start + at->second, group);
+    const std::complex<double> zx(x[static_cast<std::size_t>(ia)], x[static_cast<std::size_t>(ib)]),
+        zy(y[static_cast<std::size_t>(ca)], y[static_cast<std::size_t>(cb)]);
+    if (std::abs(zx) == 0 || !(std::abs(std::abs(zy) / std::abs(zx) - 1) < 0.05)) return {0, 0};
+    const double phi = std::arg(zy) - std::arg(zx);
+    m = at->first;
+    theta = (phi + kTwoPi * std::round((theta * m - phi) / kTwoPi)) / m;
+    err = noise(m, theta) / m;
+  }
+  return {theta, err};
+}
+
+/// The base of a measured θ_i (pair i of rotary dimension r, error δθ): the round value that fits, first the family
+/// table's rope_theta values (data/families.json), then the measured base to 1, 2, … significant digits, the first
+/// within 3 errors (δ base / base = (r/2i)·δθ/θ); else the measured base to 7 digits.
+double snap_base(double theta, double err, int pair, int r) {
+  const double exponent = -static_cast<double>(r) / (2.0 * pair);
+  const double base = std::pow(theta, exponent);
+  const double rel = std::max(3 * std::abs(exponent) * err / theta, 1e-12);
+  const auto fits = [&](double b) { return b > 1 && std::abs(std::log(b / base)) <= rel; };
+  for (const ModelFamily& f : model_families()) {
+    for (const std::optional<double>& b : {f.default_theta, f.default_theta_v4}) {
+      if (b && fits(*b)) return *b;
+    }
+  }
+  for (int digits = 1; digits <= 7; ++digits) {
+    const double b = std::stod(fmt::format("{:.{}g}", base, digits));
+    if (fits(b) || digits == 7) return b;
+  }
+  return base;
+}
+
+/// rope_theta not read, a base no code defaults to: θ_i of the first departing pair measured where the dump's angles
+/// are largest (theta_at_largest), its base snapped to a round value (snap_base), tried as a variant (its parameter
+/// the base, so that a sample's match is measured over the whole dump).
 void try_measured_base(CheckReport& report, const DumpSource& source, long start,
                        const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
@@ -202,17 +264,19 @@ void try_measured_base(CheckReport& report, const DumpSource& source, long start
   const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
   const int r = expected.rotary_dim();
   if (!(w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2)) return;
-  const double theta = w.turned / m;
-  const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
-  const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
-  if (!(rounded > 1 && rounded != expected.base() && rounded <= 1e12)) return;
+  const auto [theta, err] =
+      theta_at_largest(source, start, positions, expected, w.pair, std::max(0L, w.group), w.turned / m, m);
+  if (!(theta > 0 && theta < 1)) return;
+  const double found = snap_base(theta, err, w.pair, r);
+  if (!(std::isfinite(found) && found > 1 && found != expected.base() && found <= 1e12)) return;
   Variant v = variant_of(VariantKind::BaseOther, expected);
   v.spec.rope.params.inv_freq.resize(r / 2);
-  for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(rounded, -2.0 * i / r);
+  for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(found, -2.0 * i / r);
+  v.found = {{"base", found}};
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
     report.diagnosis.matches = VariantKind::BaseOther;
-    report.diagnosis.found = {{"base", rounded}};
+    report.diagnosis.found = v.found;
   }
 }
 

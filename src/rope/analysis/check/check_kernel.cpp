@@ -447,6 +447,28 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     const void* y = element_at(view.after, view.type, v);
     double* q = &w.q[static_cast<std::size_t>(g) * dd];
     bool screened = false;
+    if (norms && norms->passed && t.counting) {
+      // A failing dump's vectors after the thread's first failure: (C1) counted and (N1) summed in one loop over the
+      // vector as stored (count_vector_norms: compare_vector's numbers, bit for bit); the exact path where it cannot.
+      w.pair_max.assign(h, 0.0);
+      bool norms_ok = true;
+      const int fails = count_vector_norms(sp, k, tb.cs, tb.sn, tb.term, norms->bounds, x, y, t.channel.data() + u.off,
+                                           w.pair_max.data(), sums, sums + h, &norms_ok);
+      norms->passed = norms_ok;
+      dirty = true;
+      if (fails >= 0) {
+        t.failing += fails;
+        t.group_failing[static_cast<std::size_t>(g)] += fails;
+        t.total += u.d;
+        for (const double m : w.pair_max) pmax = std::max(pmax, m);
+        t.counting = fails > 0;
+        continue;
+      }
+      const long failing = t.failing;
+      exact_vector(g);
+      t.counting = t.first_seq >= 0 && t.failing > failing;
+      continue;
+    }
     if (norms && norms->passed) {  // both screens in one loop; (N1) alone where (C1) counts failures
       const int both = t.counting ? 0
                                   : screen_vector_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(),

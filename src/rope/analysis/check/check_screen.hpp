@@ -75,6 +75,15 @@ int screen_vector_norms(const ScreenPairs& p, const double* cs, const double* sn
 bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy,
                         double* sx);
 
+/// The counting path of a failing vector (check_kernel.cpp: a thread's vectors after its first failure) with (N1)'s
+/// sums, in one loop over the vector as stored: fold_pair_failures's count, ratios and maxima (`ch` from the first
+/// rotated channel, `pm` per pair) on the same values, bit for bit, and add_screened_norms's squares added to sy, sx,
+/// its verdict in *norms_ok. −1: as fold_pair_failures (the vector to be checked element by element; the squares are
+/// added all the same).
+int count_vector_norms(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
+                       const NormBounds& b, const void* x, const void* y, double* ch, double* pm, double* sy,
+                       double* sx, bool* norms_ok);
+
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);
 
