@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "rope/core/error.hpp"
@@ -523,6 +525,102 @@ INSTANTIATE_TEST_SUITE_P(
                   "--second-per-grid: CONFIG (openPangu-VL) has no seconds per grid: its position ids read no video "
                   "time"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
+
+// The round trip (issue 79 item 3): for every multi-axis model whose ids rope positions builds, its CSV read back by
+// rope check and rope identify --axis-positions by the columns' names, on a dump that the NumPy ports of the model's
+// own code turned at the ids they build (tests/reference/positions_round_trip.py, written at build time beside
+// ROPE_VARIANT_DUMPS). HunyuanVL's p,w,h,t columns are its four streams in that order: check refused them, and
+// identify read them as t,h,w, before the header was read by its names.
+struct RoundTripCase {
+  std::string name;       // the case of the manifest
+  std::string axes;       // the CSV's axis columns, in the order they are read
+  std::string map_order;  // identify's map: the M-RoPE order, or "hf" for HunyuanVL's XD-RoPE map
+};
+
+const nlohmann::json& round_trip_manifest() {
+  static const nlohmann::json manifest = [] {
+    std::ifstream in(std::string(ROPE_VARIANT_DUMPS) + "_round_trip/manifest.json");
+    return nlohmann::json::parse(in);
+  }();
+  return manifest;
+}
+
+class PositionsRoundTrip : public test::TempDirTest, public ::testing::WithParamInterface<RoundTripCase> {};
+
+TEST_P(PositionsRoundTrip, CheckAndIdentifyReadTheCsv) {
+  const RoundTripCase& want = GetParam();
+  const std::string dir = std::string(ROPE_VARIANT_DUMPS) + "_round_trip/" + want.name;
+  nlohmann::json c;
+  for (const auto& one : round_trip_manifest()["cases"]) {
+    if (one["name"] == want.name) c = one;
+  }
+  ASSERT_FALSE(c.is_null()) << want.name;
+  const std::string csv = path("positions.csv");
+  std::vector<std::string> a{"positions"};
+  for (const auto& v : c["model"]) a.push_back(v.get<std::string>());
+  for (const auto& v : c["positions"]) a.push_back(v.get<std::string>());
+  a.insert(a.end(), {"--csv", csv});
+  const Result positions = rope_cli(a);
+  ASSERT_EQ(positions.code, 0) << positions.err;
+  std::ifstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "token,segment,kind," + want.axes);
+  std::vector<std::string> dumps;
+  for (const auto& v : c["model"]) dumps.push_back(v.get<std::string>());
+  dumps.insert(dumps.end(),
+               {"--before", dir + "/q.npy", "--after", dir + "/q_rope.npy", "--axis-positions", csv, "--json"});
+  std::vector<std::string> check{"check"}, identify{"identify"};
+  check.insert(check.end(), dumps.begin(), dumps.end());
+  identify.insert(identify.end(), dumps.begin() + 2, dumps.end());  // the dumps alone: identify finds the model
+  const Result checked = rope_cli(check);
+  EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
+  const Result identified = rope_cli(identify);
+  ASSERT_EQ(identified.code, 0) << identified.err;
+  const nlohmann::json id = nlohmann::json::parse(identified.out);
+  const char* map = want.map_order == "hf" ? "xdrope" : "mrope";
+  ASSERT_TRUE(id.contains(map) && id[map].is_object()) << identified.out;
+  if (want.map_order == "hf") {
+    EXPECT_EQ(id["xdrope"]["map"], "hf") << identified.out;
+    EXPECT_EQ(id["xdrope"]["sections"], c["sections"]) << identified.out;
+  } else {
+    EXPECT_EQ(id["mrope"]["order"], want.map_order) << identified.out;
+    EXPECT_EQ(id["mrope"]["sections"], c["sections"]) << identified.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MultiAxisModels, PositionsRoundTrip,
+                         ::testing::Values(RoundTripCase{"qwen2-vl", "t,h,w", "chunked"},
+                                           RoundTripCase{"qwen2.5-vl", "t,h,w", "chunked"},
+                                           RoundTripCase{"qwen3-vl", "t,h,w", "interleaved"},
+                                           RoundTripCase{"openpangu-vl", "t,h,w", "openPangu"},
+                                           RoundTripCase{"bailing", "t,h,w", "Bailing"},
+                                           RoundTripCase{"hunyuan-vl", "p,w,h,t", "hf"}),
+                         [](const auto& info) { return test::case_name(info.param.name); });
+
+TEST_F(CmdPositions, AxisPositionsNamingOtherAxesThanTheModelsAreRefused) {
+  // HunyuanVL's CSV (p, w, h, t) given with a llama.cpp Qwen3-VL (t, h, w, e): four components both, other axes; a
+  // column that is no axis. One line each, exit 2.
+  const std::string dir = std::string(ROPE_VARIANT_DUMPS) + "_round_trip/hunyuan-vl";
+  const std::string csv = path("p.csv"), bad = path("bad.csv");
+  ASSERT_EQ(rope_cli({"positions", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/configs/hunyuan-vl.json",
+                      "--text", "3", "--image", "1x8x12", "--text", "3", "--csv", csv})
+                .code,
+            0);
+  expect_one_line_error(rope_cli({"check", "--config", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf", "--before",
+                                  dir + "/q.npy", "--after", dir + "/q_rope.npy", "--axis-positions", csv}),
+                        2, "names the axes p,w,h,t, but this model reads t,h,w,e");
+  std::ofstream(bad) << "token,t,h,w,x\n0,1,2,3,4\n";
+  expect_one_line_error(
+      rope_cli({"identify", "--before", dir + "/q.npy", "--after", dir + "/q_rope.npy", "--axis-positions", bad}), 2,
+      "line 1: the column 'x' is no axis (t, h, w, e, p) and none of token, segment, kind");
+}
+
+TEST(PositionsRoundTripTable, EveryCaseOfTheGeneratorIsInTheTable) {
+  std::set<std::string> table{"qwen2-vl", "qwen2.5-vl", "qwen3-vl", "openpangu-vl", "bailing", "hunyuan-vl"}, written;
+  for (const auto& c : round_trip_manifest()["cases"]) written.insert(c["name"].get<std::string>());
+  EXPECT_EQ(written, table);
+}
 
 }  // namespace
 }  // namespace rope

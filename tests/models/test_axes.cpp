@@ -294,7 +294,7 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
         << text;
   };
   refused("1,2,3\n1,2\n", "--axis-positions 'p.csv' line 2: 2 components where the first row has 3");
-  refused("token,kind\n0,text\n", "line 1: a header needs the columns t, h, w");
+  refused("token,kind\n0,text\n", "line 1: the header names no axis");
   refused("t,h,w\n1,2\n", "line 2: 2 cells, fewer than the header's");
   refused("1\n2\n3\n", "line 3: more than 2 positions");
   refused("1,2,3,4,5\n", "line 1: 5 components");
@@ -304,14 +304,39 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   refused("t,h,w\n4,4,4,9\n", "line 2: 4 cells, more than the header's 3");
   refused("t,h,w,t\n1,2,3,4\n", "line 1: the header names the column t 2 times");
   refused("t\n1\n",
-          "line 1: a header needs the columns t, h, w (as rope positions --csv writes them), t, h, w, e "
-          "(llama.cpp) or h, w (a vision tower)");
-  refused("h,w,e\n1,2,3\n", "line 1: a header needs the columns t, h, w");
+          "line 1: the header names the axes 't': a positions file has the columns t, h, w or p, w, h, t "
+          "(HunyuanVL's XD-RoPE; both as rope positions --csv writes them), t, h, w, e (llama.cpp) or h, w (a "
+          "vision tower)");
+  refused("h,w,e\n1,2,3\n", "line 1: the header names the axes 'h,w,e'");
+  refused("p,w,h\n1,2,3\n", "line 1: the header names the axes 'p,w,h'");
+  // A column that is no axis and none of rope positions' own is refused, not skipped (a typo of an axis would
+  // otherwise leave that axis out); its name escaped.
+  refused("token,t,h,w,x\n0,1,2,3,4\n", "line 1: the column 'x' is no axis (t, h, w, e, p) and none of token");
+  refused("t,h,W\n1,2,3\n", "line 1: the column 'W' is no axis");
+  refused("t,h,w,\x1b\n1,2,3,4\n", "line 1: the column '\\x1b' is no axis");
   // A UTF-8 byte order mark before the header (a spreadsheet's CSV) is skipped.
   const auto bom = parse_axis_position_rows("\xEF\xBB\xBFt,h,w\n0,1,2\n", "f", 10);
   ASSERT_EQ(bom.size(), 1u);
   EXPECT_EQ(bom.front().text(), "(0, 1, 2)");
   EXPECT_EQ(parse_axis_position_rows("t,h,w,e\n1,2,3,4\n", "f", 10).front().text(), "(1, 2, 3, 4)");
+}
+
+TEST(Axes, PositionRowsAreReadByTheirColumnsNames) {
+  // Each set of axes in its own order whatever the columns' order, and the set said; no header: no names.
+  const auto read = [](const char* text) {
+    std::string names = "unset";
+    const auto rows = parse_axis_position_rows(text, "f", 10, &names);
+    return names + " " + rows.front().text();
+  };
+  EXPECT_EQ(read("token,segment,kind,t,h,w\n0,0,text,1,2,3\n"), "t,h,w (1, 2, 3)");
+  EXPECT_EQ(read("w,t,h\n3,1,2\n"), "t,h,w (1, 2, 3)");
+  EXPECT_EQ(read("e,w,h,t\n4,3,2,1\n"), "t,h,w,e (1, 2, 3, 4)");
+  EXPECT_EQ(read("w,h\n5,3\n"), "h,w (3, 5)");
+  // HunyuanVL's four XD-RoPE streams as rope positions --csv writes them (token,segment,kind,p,w,h,t): p, w, h, t,
+  // not t, h, w (which read the last three columns backwards and dropped p).
+  EXPECT_EQ(read("token,segment,kind,p,w,h,t\n5,1,image,5,0,1,0\n"), "p,w,h,t (5, 0, 1, 0)");
+  EXPECT_EQ(read("t,h,w,p\n0,1,0,5\n"), "p,w,h,t (5, 0, 1, 0)");
+  EXPECT_EQ(read("5,0,1,0\n"), " (5, 0, 1, 0)");
 }
 
 TEST(Axes, ErnieThreeDimensionalMapByHand) {

@@ -24,9 +24,10 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool a
       ->type_name("STARTS");
   if (axis_positions) {
     app.add_option("--axis-positions", o.axis_positions,
-                   "M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv "
-                   "writes one) or a tensor file of [3, seq] or [3, batch, seq] (HF's position_ids, .npy); instead of "
-                   "--positions")
+                   "M-RoPE and other multi-axis RoPE: the position of each sequence index per axis, a CSV whose "
+                   "header names the axes (read by their names: t,h,w; p,w,h,t; t,h,w,e; h,w; rope positions --csv "
+                   "writes one), rows of numbers without a header, or a tensor file of [3, seq] or [3, batch, seq] "
+                   "(HF's position_ids, .npy); instead of --positions")
         ->type_name("FILE");
     add_real_option(app, "--rope-delta", o.rope_delta, 0.0,
                     "M-RoPE decoding: --positions gives the tokens' sequence indices, each rotated at index + D on "

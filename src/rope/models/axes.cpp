@@ -13,6 +13,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
 
 // Sources of the axis maps (docs/multi-axis.md):
 //   (A2) huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py
@@ -464,9 +465,72 @@ void check_axis_position(const AxisMap* map, const AxisPosition& p, Eigen::Index
 /// The most cells a line of a position file may have (a header of names, or a row of numbers).
 constexpr std::size_t kMaxPositionCells = 64;
 
-std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows) {
+namespace {
+
+/// The axes a positions file's header may name, each set in the order its components are kept: M-RoPE's t, h, w (rope
+/// positions --csv), llama.cpp's four slots, a vision tower's row and column, HunyuanVL's four XD-RoPE streams p, w,
+/// h, t (rope positions --csv with a HunyuanVL config). A set is read by its names, whatever the columns' order.
+constexpr std::array<std::string_view, 4> kHeaderAxisSets{"t,h,w", "t,h,w,e", "h,w", "p,w,h,t"};
+/// The other columns of rope positions --csv, skipped.
+constexpr std::array<std::string_view, 3> kHeaderOtherColumns{"token", "segment", "kind"};
+
+/// The column of each axis a header names, in its set's order (kHeaderAxisSets), the set in `names`.
+/// @throws InvalidArgument: a column that is neither an axis nor one of kHeaderOtherColumns, an axis named twice, a set
+/// of axes rope reads no positions of.
+std::vector<std::size_t> header_axis_columns(const std::vector<std::string_view>& cells, std::string_view what,
+                                             long line_number, std::string& names) {
+  std::vector<std::pair<std::string_view, std::size_t>> axes;  // (name, column)
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const std::string_view cell = cells[c];
+    if (std::find(kHeaderOtherColumns.begin(), kHeaderOtherColumns.end(), cell) != kHeaderOtherColumns.end()) continue;
+    static constexpr std::string_view kAxisLetters = "thwep";
+    if (cell.size() != 1 || kAxisLetters.find(cell.front()) == std::string_view::npos) {
+      throw InvalidArgument(
+          error_msg("{0} line {1}: the column '{2}' is no axis (t, h, w, e, p) and none of "
+                    "token, segment, kind",
+                    what, line_number, escape_for_message(std::string(cell))));
+    }
+    const auto n = std::count(cells.begin(), cells.end(), cell);
+    if (n > 1) {
+      throw InvalidArgument(
+          error_msg("{0} line {1}: the header names the column {2} {3} times", what, line_number, cell, n));
+    }
+    axes.emplace_back(cell, c);
+  }
+  for (const std::string_view set : kHeaderAxisSets) {
+    std::vector<std::size_t> columns;
+    for (std::size_t at = 0; at < set.size(); at += 2) {  // one letter, then a comma
+      for (const auto& [name, column] : axes) {
+        if (name == set.substr(at, 1)) columns.push_back(column);
+      }
+    }
+    if (columns.size() == axes.size() && 2 * columns.size() == set.size() + 1) {
+      names = std::string(set);
+      return columns;
+    }
+  }
+  std::string found;
+  for (const auto& [name, column] : axes) found += (found.empty() ? "" : ",") + std::string(name);
+  if (found.empty()) {
+    throw InvalidArgument(
+        error_msg("{0} line {1}: the header names no axis: a positions file has the columns t, h, w "
+                  "(M-RoPE), p, w, h, t (HunyuanVL's XD-RoPE), t, h, w, e (llama.cpp) or h, w (a "
+                  "vision tower)",
+                  what, line_number));
+  }
+  throw InvalidArgument(
+      error_msg("{0} line {1}: the header names the axes '{2}': a positions file has the columns t, h, w or p, w, "
+                "h, t (HunyuanVL's XD-RoPE; both as {3} writes them), t, h, w, e (llama.cpp) or h, w (a vision tower)",
+                what, line_number, found, option_name("positions_csv")));
+}
+
+}  // namespace
+
+std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows,
+                                                   std::string* axis_names) {
   std::vector<AxisPosition> rows;
-  std::vector<std::size_t> columns;  // from a header: the columns t, h, w, e in that order
+  std::vector<std::size_t> columns;  // from a header: the columns of its axes, in their set's order
+  std::string names;                 // the header's axes ("t,h,w", "p,w,h,t", …), empty without a header
   std::size_t header_cells = 0;
   bool header_seen = false;
   long line_number = 0;
@@ -500,25 +564,7 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
         })) {
       header_seen = true;
       header_cells = cells.size();
-      std::string names;
-      for (const char* name : {"t", "h", "w", "e"}) {
-        const auto n = std::count(cells.begin(), cells.end(), std::string_view(name));
-        if (n > 1)
-          throw InvalidArgument(
-              error_msg("{0} line {1}: the header names the column {2} {3} times", what, line_number, name, n));
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-          if (cells[c] == name) columns.push_back(c);
-        }
-        if (n == 1) names += (names.empty() ? "" : ",") + std::string(name);
-      }
-      // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
-      // a vision tower's row and column.
-      if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
-        throw InvalidArgument(
-            error_msg("{0} line {1}: a header needs the columns t, h, w (as {2} writes them), t, h, w, e "
-                      "(llama.cpp) or h, w (a vision tower)",
-                      what, line_number, option_name("positions_csv")));
-      }
+      columns = header_axis_columns(cells, what, line_number, names);
       continue;
     }
     if (rows.size() >= max_rows)
@@ -552,6 +598,7 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     rows.push_back(p);
   }
   if (rows.empty()) throw InvalidArgument(error_msg("{0}: no positions", what));
+  if (axis_names) *axis_names = names;
   return rows;
 }
 

@@ -74,11 +74,16 @@ std::vector<AxisPosition> positions_as_axes(const std::vector<double>& positions
 AxisPosition parse_axis_position(std::string_view text, std::string_view what);
 
 /// The positions of a file, one per row (rope check --axis-positions): a line of comma-separated components
-/// ("5,5,6"), or a CSV whose header names the columns t, h, w (and e) as `rope positions --csv` writes it
-/// (token,segment,kind,t,h,w; the other columns are skipped). Blank lines are skipped.
-/// @throws InvalidArgument naming `what` and the line: a bad number, rows of different lengths, no t/h/w column
-/// in a header, more than `max_rows` rows.
-std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows);
+/// ("5,5,6"), or a CSV whose header names its axes, read by their names whatever the columns' order: t, h, w as
+/// `rope positions --csv` writes it for M-RoPE (token,segment,kind,t,h,w: token, segment and kind skipped), p, w, h,
+/// t as it writes HunyuanVL's XD-RoPE streams, t, h, w, e (llama.cpp's four slots) or h, w (a vision tower). The
+/// components are kept in that set's order; `axis_names`, when given, receives the set ("t,h,w", "p,w,h,t",
+/// "t,h,w,e", "h,w"), or "" for a file without a header. Blank lines are skipped.
+/// @throws InvalidArgument naming `what` and the line: a bad number, rows of different lengths, a header column that
+/// is neither an axis nor token/segment/kind, an axis named twice, a set of axes not listed above, more than
+/// `max_rows` rows.
+std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows,
+                                                   std::string* axis_names = nullptr);
 
 /// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4),
 /// ERNIE-4.5-VL's (A8) (its sections in the config's order h, w, t), Bailing's (A9) (Ling/Ming: (A8)'s alternating

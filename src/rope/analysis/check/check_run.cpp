@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/gguf.hpp"
+#include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
@@ -371,6 +372,13 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   RopeExpectation e =
       nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
            : expectation_of_resolved(*model, s, dumps.after.d, per_axis, max_position, run.where);
+  // A positions file's header names its axes: they must be the ones this model's map reads, in its order (a
+  // HunyuanVL CSV's p, w, h, t are not llama.cpp's t, h, w, e although both have four).
+  if (!dumps.axis_names.empty() && e.rope.axes && dumps.axis_names != e.rope.axes->components()) {
+    throw InvalidArgument(error_msg("{0} '{1}' names the axes {2}, but this model reads {3}",
+                                    option_name("axis_positions"), escape_for_message(request.dumps.axis_positions),
+                                    dumps.axis_names, e.rope.axes->components()));
+  }
   if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;
     e.query_original = nope->temperature->floor_scale;

@@ -127,7 +127,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.axis_positions = parse_axis_position_rows(
         read_text_file(o.axis_positions, option_name("axis_positions") + " file", kMaxAxisPositionsBytes),
         fmt::format("{} '{}'", option_name("axis_positions"), escape_for_message(o.axis_positions)),
-        static_cast<std::size_t>(kMaxDumpPositions));
+        static_cast<std::size_t>(kMaxDumpPositions), &l.axis_names);
     for (const AxisPosition& p : input.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {
         throw InvalidArgument(error_msg("{0}: {1} is outside [-2^24, 2^24]", option_name("axis_positions"), p.text()));

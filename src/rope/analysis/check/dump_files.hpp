@@ -48,8 +48,11 @@ struct LoadedDumps {
   DumpVectors before, after;
   std::vector<double> positions;             ///< one number per sequence index (the first component of axis_positions)
   std::vector<AxisPosition> axis_positions;  ///< --axis-positions: every component; empty without it
-  std::string positions_text;                ///< as typed, or "0:seq"
-  bool positions_assumed = false;            ///< --positions not given
+  /// The axes a text file of --axis-positions names in its header, in the order of the components ("t,h,w",
+  /// "p,w,h,t", models/axes.hpp parse_axis_position_rows); empty for a file without a header or a tensor.
+  std::string axis_names;
+  std::string positions_text;      ///< as typed, or "0:seq"
+  bool positions_assumed = false;  ///< --positions not given
   DumpAxes axes = DumpAxes::SeqD;
   bool axes_assumed = false;  ///< 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes (dump_pair.hpp)
   std::vector<long> shape;
