@@ -100,6 +100,8 @@ std::string_view to_string(SectionOrder order) {
       return "XD-RoPE (HF)";
     case SectionOrder::XdropeTencent:
       return "XD-RoPE (Tencent)";
+    case SectionOrder::Grid:
+      return "grid";
   }
   return "chunked";
 }
@@ -109,7 +111,11 @@ std::string_view xdrope_letter(int stream) {
   return stream >= 0 && stream < 4 ? letters[static_cast<std::size_t>(stream)] : "?";
 }
 
-std::string_view AxisMap::letter(int axis) const { return xdrope() ? xdrope_letter(axis) : axis_letter(axis); }
+std::string_view AxisMap::letter(int axis) const {
+  if (grid() && axis >= 0 && static_cast<std::size_t>(axis) < names.size())
+    return names[static_cast<std::size_t>(axis)];
+  return xdrope() ? xdrope_letter(axis) : axis_letter(axis);
+}
 
 std::string AxisMap::components() const {
   std::string s;
@@ -149,7 +155,11 @@ std::vector<int> xdrope_pairs(const std::vector<double>& sections, int head_dim,
   return out;
 }
 
-int AxisMap::pairs_of(int axis) const { return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis)); }
+int AxisMap::pairs_of(int axis) const {
+  // a grid's padding pairs (G4) read axis 0 with θ 0: they turn with no axis
+  const auto from = pair_axis.begin() + (grid() ? padding : 0);
+  return static_cast<int>(std::count(from, pair_axis.end(), axis));
+}
 
 namespace {
 
@@ -223,6 +233,10 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   if (source.order == SectionOrder::Vision) {
     throw InvalidArgument(
         error_msg("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections"));
+  }
+  if (source.order == SectionOrder::Grid) {
+    throw InvalidArgument(
+        error_msg("a latent-grid map is built from the model's axis widths (grid_axis_map), not from sections"));
   }
   if (source.order == SectionOrder::XdropeHf || source.order == SectionOrder::XdropeTencent) {
     // (A11): four streams p, w, h, t (position_ids [B, 4, S] of HunyuanVL's processor); both codes raise or assert
@@ -348,6 +362,7 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
       case SectionOrder::PanguGreedy:
       case SectionOrder::XdropeHf:
       case SectionOrder::XdropeTencent:
+      case SectionOrder::Grid:
         break;                     // refused above; laid out by pangu_greedy_axes and xdrope_channel_streams
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
@@ -399,6 +414,17 @@ std::string axis_pattern(const AxisMap& map) {
     const std::size_t hw = !ernie ? 0
                                   : static_cast<std::size_t>(bailing ? map.source.sections[1] + map.source.sections[2]
                                                                      : map.source.sections[0] + map.source.sections[1]);
+    if (map.grid() && j < static_cast<std::size_t>(map.padding)) {  // a pair that does not turn
+      s += "-";
+      continue;
+    }
+    if (map.grid() && map.per_frequency) {  // (G4): one frequency's axes together
+      if (j > static_cast<std::size_t>(map.padding) &&
+          (j - static_cast<std::size_t>(map.padding)) % static_cast<std::size_t>(map.axes) == 0)
+        s += "·";
+      s += static_cast<char>(std::toupper(static_cast<unsigned char>(map.letter(map.pair_axis[j])[0])));
+      continue;
+    }
     const bool gap = j > 0 && (interleaved ? j % 3 == 0
                                : ernie     ? (j < hw ? j % 2 == 0 : j == hw)
                                            : map.pair_axis[j] != map.pair_axis[j - 1]);
@@ -433,6 +459,11 @@ Eigen::VectorXd channel_angles(const Eigen::VectorXd& theta, const AxisMap* map,
   Eigen::VectorXd phi(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
     const auto k = static_cast<std::size_t>(j);
+    if (map && map->grid()) {  // (G1): the axis's scale, then the offset
+      const int a = map->pair_axis[k];
+      phi[j] = theta[j] * (map->scale[static_cast<std::size_t>(a)] * axis_component(*map, p, a) + map->position_offset);
+      continue;
+    }
     phi[j] = map ? theta[j] *
                        (axis_component(*map, p, second ? map->second_of(k) : map->pair_axis[k]) + map->position_offset)
                  : theta[j] * p[0];  // (A1), (V1), (A11)
@@ -501,7 +532,7 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       header_seen = true;
       header_cells = cells.size();
       std::string names;
-      for (const char* name : {"t", "h", "w", "e"}) {
+      for (const char* name : {"t", "h", "w", "e", "l"}) {
         const auto n = std::count(cells.begin(), cells.end(), std::string_view(name));
         if (n > 1)
           throw InvalidArgument(
@@ -513,7 +544,8 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       }
       // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
       // a vision tower's row and column.
-      if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
+      // Flux.2's four axes t, h, w, l (grid_rope.hpp; rope positions --csv with a Flux.2 config).
+      if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w" && names != "t,h,w,l") {
         throw InvalidArgument(
             error_msg("{0} line {1}: a header needs the columns t, h, w (as {2} writes them), t, h, w, e "
                       "(llama.cpp) or h, w (a vision tower)",
@@ -584,6 +616,7 @@ std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& 
     r.axis = a;
     for (Eigen::Index j = 0; j < theta.size(); ++j) {
       if (map.pair_axis[static_cast<std::size_t>(j)] != a) continue;
+      if (map.grid() && j < map.padding) continue;  // a pair that does not turn (G4)
       const double lambda = theta[j] > 0 ? kTwoPi / theta[j] : HUGE_VAL;
       r.shortest = r.pairs == 0 ? lambda : std::min(r.shortest, lambda);
       r.longest = r.pairs == 0 ? lambda : std::max(r.longest, lambda);
