@@ -50,6 +50,7 @@ set(ROPE_IO_SOURCES
 )
 set(ROPE_MODELS_SOURCES
   rope/models/axes.cpp
+  rope/models/grid_rope.cpp
   rope/models/fope.cpp
   rope/models/vision_rope.cpp
   rope/models/families/family_table.cpp
@@ -62,6 +63,7 @@ set(ROPE_MODELS_SOURCES
   rope/models/gguf/gguf_config_scaling.cpp
   rope/models/gguf/llama_architectures.cpp
   rope/models/hf/hf_config.cpp
+  rope/models/hf/diffusers_config.cpp
   rope/models/hf/hf_config_mrope.cpp
   rope/models/hf/hf_config_fope.cpp
   rope/models/hf/hf_config_vision.cpp

@@ -87,8 +87,24 @@ def render(doc):
                                                       if "layers_source" in r else "") + extra]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     out += llama_rows(doc["llama_cpp"])
+    out += diffusers_rows(doc["diffusers"])
     out.append("")
     return "\n".join(out)
+
+
+def diffusers_rows(d):
+    """diffusers' transformers, keyed by _class_name (docs/multi-axis.md §8)."""
+    out = ["", "## diffusers transformers, by `_class_name`", "",
+           f"Read at huggingface/diffusers {d['commit']} (paths under `src/diffusers/`); a transformer/config.json is "
+           "recognised by its `_class_name`, as a Hugging Face config by its `model_type` above "
+           "([multi-axis.md](multi-axis.md) §8).", "",
+           "| `_class_name` | model | layout | axes | channels per axis | base | positions | source |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in d["classes"]:
+        cells = [f"`{r['class_name']}`", r["model"], r["layout"], r["axes"], r["widths"], r["base"], r["positions"],
+                 r["source_note"]]
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return out
 
 
 FUSED_LAYOUTS = {"per_head": "[q, k, v] per head", "stacked": "all q, then all k, then all v",

@@ -15,6 +15,7 @@
 #include "report.hpp"
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/xdrope_positions.hpp"
 #include "rope/report/cp_positions_report.hpp"
@@ -87,6 +88,35 @@ void bind_positions(py::module_& m) {
         return py::make_tuple(out, delta, prefill);
       },
       py::arg("spec"), py::arg("segments"), py::arg("decode"), py::arg("frame_text"), py::arg("merge_size"));
+  // A diffusers transformer's positions (models/grid_rope.hpp, the numbers of `rope positions --latent-shape`):
+  // float64 [n, axes].
+  m.def(
+      "grid_positions",
+      [](const Spec& spec, long f, long h, long w, long text, long reference_images, std::optional<double> fps) {
+        if (!spec.rope.model.grid) {
+          throw InvalidArgument(
+              error_msg("grid_positions: {0} is no diffusers transformer (its config's _class_name "
+                        "one of WanTransformer3DModel, FluxTransformer2DModel, …)",
+                        spec.rope.spec.name));
+        }
+        GridRequest r;
+        r.latent = {f, h, w};
+        r.text = text;
+        r.reference_images = reference_images;
+        r.fps = fps;
+        const GridPositions g = grid_positions(*spec.rope.model.grid, r);
+        const auto axes = static_cast<py::ssize_t>(g.axes.size());
+        py::array_t<double> out({static_cast<py::ssize_t>(g.tokens.size()), axes});
+        auto a = out.mutable_unchecked<2>();
+        for (std::size_t k = 0; k < g.tokens.size(); ++k) {
+          for (py::ssize_t x = 0; x < axes; ++x) {
+            a(static_cast<py::ssize_t>(k), x) = g.tokens[k].p[static_cast<std::size_t>(x)];
+          }
+        }
+        return py::make_tuple(out, g.axes);
+      },
+      py::arg("spec"), py::arg("f"), py::arg("h"), py::arg("w"), py::arg("text"), py::arg("reference_images"),
+      py::arg("fps"));
   // One context-parallel rank's positions (analysis/dumps/cp_positions.hpp): (positions int64 [n], the report's value).
   m.def(
       "cp_positions",

@@ -117,6 +117,22 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"devstral-small-2-24b", 128, 128, 1e8, ScalingType::Yarn, 48.0, 8192, 393216, Layout::Half},
       // Intern-S1-Pro: text_config.head_dim 128, rope_theta 5e6, M 262144, FoPE on top of default RoPE (README [37]).
       {"intern-s1-pro", 128, 128, 5e6, ScalingType::Default, {}, {}, 262144, Layout::Half},
+      // diffusers transformers (README [38]–[45], models/grid_rope.hpp): the rotated width, the first axis's base.
+      // Wan 2.1 T2V 14B and 1.3B: attention_head_dim 128 (widths 44, 42, 42), base 10000, interleaved.
+      {"wan2.1-t2v-14b", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      {"wan2.1-t2v-1.3b", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // Flux.1: axes_dims_rope (16, 56, 56), base 10000 (FluxPosEmbed(theta=10000)).
+      {"flux.1-dev", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // Flux.2 dev: (32, 32, 32, 32), rope_theta 2000.
+      {"flux.2-dev", 128, 128, 2e3, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // Qwen-Image: (16, 56, 56), base 10000, complex pairs.
+      {"qwen-image", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // HunyuanVideo: rope_axes_dim (16, 56, 56), rope_theta 256.
+      {"hunyuanvideo", 128, 128, 256, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // LTX-Video: one RoPE over 32 × 64 = 2048 channels, base 10000.
+      {"ltx-video", 2048, 2048, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // Cosmos-Predict2 2B: d 128, rope_scale (1, 3, 3): t's base 10000 · 1^(44/42) = 10000; half layout.
+      {"cosmos-predict2-2b", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {

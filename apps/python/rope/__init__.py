@@ -27,7 +27,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "PairReport", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
+__all__ = ["Spec", "Report", "PairReport", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "grid_positions", "watch", "Watch",
            "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
@@ -737,6 +737,19 @@ def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_siz
     impl = None if spec is None else _spec(spec)._impl
     ids, delta, _ = _rope.mrope_positions(impl, given, int(decode), frame_text, merge_size)
     return ids, int(delta)
+
+
+@_speaks_python("grid_positions")
+def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None):
+    """Every token's position of a diffusers transformer (Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video,
+    Cosmos-Predict2: a Spec of its ``transformer/config.json`` or preset) as its pipeline builds them from the latent
+    ``(F, H, W)`` the transformer receives (the numbers of ``rope positions --latent-shape``, docs/multi-axis.md §8):
+    ``text`` tokens where the model places text in the sequence, Flux.2's ``reference_images``, LTX's and Cosmos's
+    ``fps``. Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
+    f, h, w = (int(v) for v in latent_shape)
+    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, int(text), int(reference_images),
+                                  None if fps is None else float(fps))
+    return out
 
 
 def presets():

@@ -101,6 +101,8 @@ std::string_view to_string(SectionOrder order) {
       return "XD-RoPE (HF)";
     case SectionOrder::XdropeTencent:
       return "XD-RoPE (Tencent)";
+    case SectionOrder::Grid:
+      return "grid";
   }
   return "chunked";
 }
@@ -110,7 +112,11 @@ std::string_view xdrope_letter(int stream) {
   return stream >= 0 && stream < 4 ? letters[static_cast<std::size_t>(stream)] : "?";
 }
 
-std::string_view AxisMap::letter(int axis) const { return xdrope() ? xdrope_letter(axis) : axis_letter(axis); }
+std::string_view AxisMap::letter(int axis) const {
+  if (grid() && axis >= 0 && static_cast<std::size_t>(axis) < names.size())
+    return names[static_cast<std::size_t>(axis)];
+  return xdrope() ? xdrope_letter(axis) : axis_letter(axis);
+}
 
 std::string AxisMap::components() const {
   std::string s;
@@ -150,7 +156,11 @@ std::vector<int> xdrope_pairs(const std::vector<double>& sections, int head_dim,
   return out;
 }
 
-int AxisMap::pairs_of(int axis) const { return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis)); }
+int AxisMap::pairs_of(int axis) const {
+  // a grid's padding pairs (G4) read axis 0 with θ 0: they turn with no axis
+  const auto from = pair_axis.begin() + (grid() ? padding : 0);
+  return static_cast<int>(std::count(from, pair_axis.end(), axis));
+}
 
 namespace {
 
@@ -224,6 +234,10 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   if (source.order == SectionOrder::Vision) {
     throw InvalidArgument(
         error_msg("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections"));
+  }
+  if (source.order == SectionOrder::Grid) {
+    throw InvalidArgument(
+        error_msg("a latent-grid map is built from the model's axis widths (grid_axis_map), not from sections"));
   }
   if (source.order == SectionOrder::XdropeHf || source.order == SectionOrder::XdropeTencent) {
     // (A11): four streams p, w, h, t (position_ids [B, 4, S] of HunyuanVL's processor); both codes raise or assert
@@ -349,6 +363,7 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
       case SectionOrder::PanguGreedy:
       case SectionOrder::XdropeHf:
       case SectionOrder::XdropeTencent:
+      case SectionOrder::Grid:
         break;                     // refused above; laid out by pangu_greedy_axes and xdrope_channel_streams
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
@@ -400,6 +415,17 @@ std::string axis_pattern(const AxisMap& map) {
     const std::size_t hw = !ernie ? 0
                                   : static_cast<std::size_t>(bailing ? map.source.sections[1] + map.source.sections[2]
                                                                      : map.source.sections[0] + map.source.sections[1]);
+    if (map.grid() && j < static_cast<std::size_t>(map.padding)) {  // a pair that does not turn
+      s += "-";
+      continue;
+    }
+    if (map.grid() && map.per_frequency) {  // (G4): one frequency's axes together
+      if (j > static_cast<std::size_t>(map.padding) &&
+          (j - static_cast<std::size_t>(map.padding)) % static_cast<std::size_t>(map.axes) == 0)
+        s += "·";
+      s += static_cast<char>(std::toupper(static_cast<unsigned char>(map.letter(map.pair_axis[j])[0])));
+      continue;
+    }
     const bool gap = j > 0 && (interleaved ? j % 3 == 0
                                : ernie     ? (j < hw ? j % 2 == 0 : j == hw)
                                            : map.pair_axis[j] != map.pair_axis[j - 1]);
@@ -434,6 +460,11 @@ Eigen::VectorXd channel_angles(const Eigen::VectorXd& theta, const AxisMap* map,
   Eigen::VectorXd phi(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
     const auto k = static_cast<std::size_t>(j);
+    if (map && map->grid()) {  // (G1): the axis's scale, then the offset
+      const int a = map->pair_axis[k];
+      phi[j] = theta[j] * (map->scale[static_cast<std::size_t>(a)] * axis_component(*map, p, a) + map->position_offset);
+      continue;
+    }
     phi[j] = map ? theta[j] *
                        (axis_component(*map, p, second ? map->second_of(k) : map->pair_axis[k]) + map->position_offset)
                  : theta[j] * p[0];  // (A1), (V1), (A11)
@@ -469,8 +500,9 @@ namespace {
 
 /// The axes a positions file's header may name, each set in the order its components are kept: M-RoPE's t, h, w (rope
 /// positions --csv), llama.cpp's four slots, a vision tower's row and column, HunyuanVL's four XD-RoPE streams p, w,
-/// h, t (rope positions --csv with a HunyuanVL config). A set is read by its names, whatever the columns' order.
-constexpr std::array<std::string_view, 4> kHeaderAxisSets{"t,h,w", "t,h,w,e", "h,w", "p,w,h,t"};
+/// h, t (rope positions --csv with a HunyuanVL config), Flux.2's t, h, w, l (grid_rope.hpp). A set is read by its
+/// names, whatever the columns' order.
+constexpr std::array<std::string_view, 5> kHeaderAxisSets{"t,h,w", "t,h,w,e", "h,w", "p,w,h,t", "t,h,w,l"};
 /// The other columns of rope positions --csv, skipped.
 constexpr std::array<std::string_view, 3> kHeaderOtherColumns{"token", "segment", "kind"};
 
@@ -483,10 +515,10 @@ std::vector<std::size_t> header_axis_columns(const std::vector<std::string_view>
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const std::string_view cell = cells[c];
     if (std::find(kHeaderOtherColumns.begin(), kHeaderOtherColumns.end(), cell) != kHeaderOtherColumns.end()) continue;
-    static constexpr std::string_view kAxisLetters = "thwep";
+    static constexpr std::string_view kAxisLetters = "thwepl";
     if (cell.size() != 1 || kAxisLetters.find(cell.front()) == std::string_view::npos) {
       throw InvalidArgument(
-          error_msg("{0} line {1}: the column '{2}' is no axis (t, h, w, e, p) and none of "
+          error_msg("{0} line {1}: the column '{2}' is no axis (t, h, w, e, p, l) and none of "
                     "token, segment, kind",
                     what, line_number, escape_for_message(std::string(cell))));
     }
@@ -514,14 +546,15 @@ std::vector<std::size_t> header_axis_columns(const std::vector<std::string_view>
   if (found.empty()) {
     throw InvalidArgument(
         error_msg("{0} line {1}: the header names no axis: a positions file has the columns t, h, w "
-                  "(M-RoPE), p, w, h, t (HunyuanVL's XD-RoPE), t, h, w, e (llama.cpp) or h, w (a "
-                  "vision tower)",
+                  "(M-RoPE), p, w, h, t (HunyuanVL's XD-RoPE), t, h, w, e (llama.cpp), t, h, w, l (Flux.2) or h, "
+                  "w (a vision tower)",
                   what, line_number));
   }
-  throw InvalidArgument(
-      error_msg("{0} line {1}: the header names the axes '{2}': a positions file has the columns t, h, w or p, w, "
-                "h, t (HunyuanVL's XD-RoPE; both as {3} writes them), t, h, w, e (llama.cpp) or h, w (a vision tower)",
-                what, line_number, found, option_name("positions_csv")));
+  throw InvalidArgument(error_msg(
+      "{0} line {1}: the header names the axes '{2}': a positions file has the columns t, h, w or p, w, "
+      "h, t (HunyuanVL's XD-RoPE; both as {3} writes them), t, h, w, e (llama.cpp), t, h, w, l (Flux.2) or h, w (a "
+      "vision tower)",
+      what, line_number, found, option_name("positions_csv")));
 }
 
 }  // namespace
@@ -631,6 +664,7 @@ std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& 
     r.axis = a;
     for (Eigen::Index j = 0; j < theta.size(); ++j) {
       if (map.pair_axis[static_cast<std::size_t>(j)] != a) continue;
+      if (map.grid() && j < map.padding) continue;  // a pair that does not turn (G4)
       const double lambda = theta[j] > 0 ? kTwoPi / theta[j] : HUGE_VAL;
       r.shortest = r.pairs == 0 ? lambda : std::min(r.shortest, lambda);
       r.longest = r.pairs == 0 ? lambda : std::max(r.longest, lambda);

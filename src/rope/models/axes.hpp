@@ -92,7 +92,9 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
 /// PanguGreedy: openPangu-VL's greedy interleave (A10), which equals Qwen3-VL's (A3) on the first pairs and parts
 /// from it later (first_differing_pair);
 /// XdropeHf, XdropeTencent: HunyuanVL's XD-RoPE (A11) as HF's code lays the streams out (the doubled list) and as
-/// Tencent's and mlx-vlm's do (the list repeated); four streams p, w, h, t.
+/// Tencent's and mlx-vlm's do (the list repeated); four streams p, w, h, t;
+/// Grid: a diffusion transformer's latent grid (grid_rope.hpp (G1)–(G4)), built by grid_axis_map from the model's
+/// per-axis widths, not from sections: its axes named by the model, a scale per axis, pairs that do not turn.
 enum class SectionOrder {
   Chunked,
   Interleaved,
@@ -103,10 +105,11 @@ enum class SectionOrder {
   Bailing,
   PanguGreedy,
   XdropeHf,
-  XdropeTencent
+  XdropeTencent,
+  Grid
 };
 /// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D", "Bailing",
-/// "openPangu", "XD-RoPE (HF)", "XD-RoPE (Tencent)".
+/// "openPangu", "XD-RoPE (HF)", "XD-RoPE (Tencent)", "grid".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
@@ -127,12 +130,21 @@ struct AxisMap {
   double position_offset = 0;  ///< o of (V1), added to every component: 1 for Llama 4's 1-based patches
   std::string vision_kind;     ///< a 2-D vision map's implementation ("pixtral") and its equation ("(V3)")
   std::string vision_equation;
+  /// A grid map's (SectionOrder::Grid, grid_rope.hpp): the axes' names ("t", "h", "w", "l"), each component's
+  /// position scale s_a of (G1), the first pairs that do not turn, and whether the axes take turns per frequency
+  /// (LTX-Video (G4)) rather than one block each.
+  std::vector<std::string> names;
+  std::array<double, kMaxAxes> scale{1, 1, 1, 1};
+  int padding = 0;
+  bool per_frequency = false;
 
   int pairs_of(int axis) const;
   /// Whether this is a vision tower's 2-D map (components: row h, column w).
   bool vision() const { return source.order == SectionOrder::Vision; }
   /// Whether this is HunyuanVL's XD-RoPE (A11): components p, w, h, t.
   bool xdrope() const { return source.order == SectionOrder::XdropeHf || source.order == SectionOrder::XdropeTencent; }
+  /// Whether this is a diffusion transformer's latent grid (grid_rope.hpp).
+  bool grid() const { return source.order == SectionOrder::Grid; }
   /// Whether the two channels of some pair read different axes (HF's XD-RoPE): not one rotation per pair.
   bool split() const { return !second_axis.empty(); }
   /// The axis of the second channel of pair j.

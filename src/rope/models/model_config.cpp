@@ -17,6 +17,7 @@ namespace rope {
 
 ModelConfig parse_model_config(std::string_view json_text, const std::string& name) {
   const detail::json doc = detail::parse_json(json_text, name, kMaxConfigBytes);
+  if (std::optional<ModelConfig> diffusers = detail::parse_diffusers_config(doc, name)) return std::move(*diffusers);
   ModelConfig m = detail::ConfigParser(doc, name).parse();
   detail::read_layer_types(doc, name, m);
   return m;

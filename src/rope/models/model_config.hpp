@@ -23,6 +23,7 @@
 
 #include "rope/models/axes.hpp"
 #include "rope/models/fope.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling/scaling.hpp"
@@ -164,6 +165,8 @@ struct ModelExtras {
   /// sequence_positions_error says why not when its vision_config is broken.
   std::optional<SequencePositions> sequence_positions;
   std::string sequence_positions_error;
+  /// A diffusers transformer's latent-grid RoPE and its pipeline's positions (grid_rope.hpp), by its _class_name.
+  std::optional<GridRope> grid;
   std::vector<Message> warnings;  ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
 };
 

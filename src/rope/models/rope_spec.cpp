@@ -10,6 +10,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/models/families/family_table.hpp"
 #include "rope/core/message_context.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/models/layout_term.hpp"
 #include "rope/models/vision_rope.hpp"
 
@@ -42,6 +43,14 @@ RopeSpec make_spec(const ModelConfig& model) {
   s.notes = model.notes;
   if (model.mrope) s.axes = make_axis_map(*model.mrope, s.rotary_dim / 2);
   s.fope = model.fope;
+  if (model.grid) {
+    // A diffusion transformer's latent grid (grid_rope.hpp (G1)–(G4)): its ladders per axis, read through (A1).
+    s.params.inv_freq = grid_theta(*model.grid);
+    s.params.attention_factor = 1.0;
+    s.original = s.params.inv_freq;
+    s.rotary_dim = model.grid->head_dim;
+    s.axes = grid_axis_map(*model.grid);
+  }
   if (model.vision) {
     // A vision tower (docs/multi-axis.md §6): its own ladder per axis, (V2)-(V5), read through (A1)/(V1).
     const VisionPairs pairs = vision_pairs(*model.vision, s.rotary_dim, model.rope.base);

@@ -31,7 +31,42 @@ std::string positions_segment_text(const Segment& s, long merge, const Text& t) 
 
 }  // namespace
 
+namespace {
+
+/// %.17g: every digit a float64 needs to read back the same number.
+std::string exact(double v) { return fmt::format("{:.17g}", v); }
+
+const char* grid_kind(int kind) { return kind == 1 ? "text" : kind == 2 ? "reference" : "latent"; }
+
+/// A diffusers transformer's positions (grid_rope.hpp): axes, one list per token.
+Value grid_value(const PositionsRun& run) {
+  const GridPositions& g = *run.grid;
+  Value v = Value::object();
+  v["model"] = Value(run.request.model->spec.name);
+  v["class_name"] = run.request.model->spec.model_type;
+  Value axes = Value::array();
+  for (const std::string& a : g.axes) axes.push_back(a);
+  v["axes"] = axes;
+  Value grid = Value::array();
+  for (const long n : g.grid) grid.push_back(n);
+  v["grid"] = grid;
+  Value kinds = Value::array();
+  Value positions = Value::array();
+  for (const GridToken& tok : g.tokens) {
+    Value one = Value::array();
+    for (std::size_t a = 0; a < g.axes.size(); ++a) one.push_back(tok.p[a]);
+    positions.push_back(one);
+    kinds.push_back(std::string(grid_kind(tok.kind)));
+  }
+  v["positions"] = positions;
+  v["kinds"] = kinds;
+  return v;
+}
+
+}  // namespace
+
 Value positions_value(const PositionsRun& run) {
+  if (run.grid) return grid_value(run);
   const PositionRules& rules = run.rules;
   Value v = Value::object();
   v["model"] = run.request.model ? Value(run.request.model->spec.name) : Value();
@@ -71,6 +106,18 @@ Value positions_value(const PositionsRun& run) {
 }
 
 std::string positions_csv(const PositionsRun& run) {
+  if (run.grid) {  // token,kind, then the model's axes, every digit a float64 needs
+    std::string csv = "token,kind";
+    for (const std::string& a : run.grid->axes) csv += "," + a;
+    csv += "\n";
+    for (std::size_t k = 0; k < run.grid->tokens.size(); ++k) {
+      const GridToken& tok = run.grid->tokens[k];
+      csv += fmt::format("{},{}", k, grid_kind(tok.kind));
+      for (std::size_t a = 0; a < run.grid->axes.size(); ++a) csv += "," + exact(tok.p[a]);
+      csv += "\n";
+    }
+    return csv;
+  }
   if (run.rules.xdrope) {
     std::string csv = "token,segment,kind,p,w,h,t\n";
     for (std::size_t k = 0; k < run.streams.size(); ++k) {
@@ -138,6 +185,28 @@ void print_xdrope_positions(std::ostream& out, const PositionsRun& run, const Te
 }  // namespace
 
 void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) {
+  if (run.grid) {
+    const GridPositions& g = *run.grid;
+    out << t.tr(
+        "positions of a {0} latent as its pipeline builds them (docs/multi-axis.md §8): {1} × {2} × {3} "
+        "tokens (t, h, w), {4} in all\n",
+        run.request.model->spec.model_type, g.grid[0], g.grid[1], g.grid[2], g.tokens.size());
+    for (const Message& m : run.origin) out << "  " << m.in(t.lang()) << "\n";
+    for (const Message& m : g.notes) out << "  " << m.in(t.lang()) << "\n";
+    out << fmt::format("  {:>7}  {:<9}", t.tr("token"), t.tr("kind"));
+    for (const std::string& a : g.axes) out << fmt::format("  {:>12}", a);
+    out << "\n";
+    for (std::size_t k = 0; k < g.tokens.size() && k < kMaxPrintedPositions; ++k) {
+      out << fmt::format("  {:>7}  {:<9}", k, grid_kind(g.tokens[k].kind));
+      for (std::size_t a = 0; a < g.axes.size(); ++a) out << fmt::format("  {:>12.6g}", g.tokens[k].p[a]);
+      out << "\n";
+    }
+    if (g.tokens.size() > kMaxPrintedPositions && !run.request.csv) {
+      out << t.tr("  … {0} more rows: {1} FILE writes every one\n", g.tokens.size() - kMaxPrintedPositions,
+                  option_name("positions_csv"));
+    }
+    return;
+  }
   if (run.rules.xdrope) {
     print_xdrope_positions(out, run, t);
     return;

@@ -111,6 +111,8 @@ std::string order_name(SectionOrder order, Lang lang) {
       return msg("HF's map").in(lang);
     case SectionOrder::XdropeTencent:
       return msg("Tencent's map").in(lang);
+    case SectionOrder::Grid:
+      return msg("latent grid").in(lang);
   }
   return std::string(to_string(order));
 }
@@ -135,6 +137,8 @@ const char* axis_rule(SectionOrder order) {
     case SectionOrder::XdropeHf:
     case SectionOrder::XdropeTencent:
       return "(A11)";
+    case SectionOrder::Grid:
+      return "(G1)";
   }
   return "(A2)";
 }
@@ -177,7 +181,19 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
     print_xdrope_summary(out, map, theta, lang);
     return;
   }
-  if (map.vision()) {
+  if (map.grid()) {
+    std::string widths;
+    for (int a = 0; a < map.axes; ++a)
+      widths += fmt::format("{}{} {}", a ? ", " : "", map.letter(a), 2 * map.pairs_of(a));
+    out << msg("latent-grid RoPE of a diffusion transformer (docs/multi-axis.md §8): pair j turns by θ_j·(p_a(j){0}), "
+               "channels per axis {1}, {2}{3}\n",
+               map.position_offset != 0 ? fmt::format(" + {}", format_number(map.position_offset)) : std::string(),
+               widths,
+               map.per_frequency ? msg("the axes in turn per frequency").in(lang) : msg("one block per axis").in(lang),
+               map.padding > 0 ? msg(", the first {0} pairs do not turn", map.padding).in(lang) : std::string())
+               .in(lang);
+    out << "  " << axis_pattern(map) << "\n";
+  } else if (map.vision()) {
     out << msg("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
                map.vision_kind,
                map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(lang) : "",
@@ -194,10 +210,11 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
   for (const AxisRange& r : axis_ranges(theta, map)) {
     std::vector<int> pairs;
     for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
-      if (map.pair_axis[j] == r.axis) pairs.push_back(static_cast<int>(j));
+      const bool padding = map.grid() && j < static_cast<std::size_t>(map.padding);  // turns with no axis (G4)
+      if (map.pair_axis[j] == r.axis && !padding) pairs.push_back(static_cast<int>(j));
     }
     const std::string range = r.pairs == 0 ? "-" : fmt::format("{:.6g} … {:.6g}", r.shortest, r.longest);
-    const std::string label = axis_label(r.axis, lang);
+    const std::string label = map.grid() ? std::string(map.letter(r.axis)) : axis_label(r.axis, lang);
     std::string list = fmt::format("{:<24}", pair_list(pairs));
     if (list == pair_list(pairs)) list += "  ";  // a list as wide as the column or wider (openPangu's (A10))
     out << fmt::format("  {:<14}{:>6}  {}{}\n", label, r.pairs, list, range);

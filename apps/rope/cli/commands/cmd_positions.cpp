@@ -46,6 +46,10 @@ struct PositionsOptions {
   std::string sequence_starts, cp_layout = "zigzag", npy;
   long cp_size = 1, cp_rank = 0;
   bool json = false;
+  // A diffusers transformer's latent (--latent-shape, grid_rope.hpp).
+  std::string latent_shape;
+  long reference_images = 0;
+  std::optional<double> fps;
   CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
@@ -88,6 +92,23 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 /// --config or --model, not both, is its rule), what the command line types over its rules.
 PositionsRequest positions_request(const PositionsOptions& opt) {
   PositionsRequest r;
+  if (!opt.latent_shape.empty()) {
+    GridRequest g;
+    g.latent = parse_grid(opt.latent_shape, "--latent-shape");
+    for (const std::string& n : opt.text) {  // the text tokens the model places in the same sequence
+      const long tokens = parse_integer(n, "--text");
+      if (tokens < 1 || tokens > kMaxGridTokens) {
+        throw InvalidArgument(error_msg("--text must be between 1 and {0} tokens (got {1})", kMaxGridTokens, tokens));
+      }
+      g.text += tokens;
+    }
+    g.reference_images = opt.reference_images;
+    g.fps = opt.fps;
+    r.latent = g;
+    if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, {});
+    r.csv = !opt.csv.empty();
+    return r;
+  }
   r.segments = segments_of(opt);
   RopeOverrides rules_only;
   rules_only.fope = FopeUse::Theta;  // the model's position rules alone: FoPE's positions are one per token
@@ -137,8 +158,8 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const PositionsRun run = rope::run_positions(positions_request(opt));
   const Text t = opt.figure.tr();
-  emit_report(out, run, {false, t.lang(), std::nullopt, opt.csv}, [&] {
-    if (opt.figure.wanted()) draw(positions_figure(run, t), opt.figure);
+  emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv}, [&] {
+    if (opt.figure.wanted() && !run.grid) draw(positions_figure(run, t), opt.figure);
   });
   return kOk;
 }
@@ -191,6 +212,20 @@ Command add_positions_command(CLI::App& app) {
       ->excludes("--config");
   add_long_option(*sub, "--decode", opt->decode, 0,
                   "list N decode tokens after the prefill, each at index + rope_deltas on t, h and w");
+  auto* latent =
+      sub->add_option("--latent-shape", opt->latent_shape,
+                      "a diffusers transformer's latent FxHxW (frames 1 for an image): every token's position as its "
+                      "pipeline builds them (with --model or --config of the transformer)")
+          ->type_name("FxHxW");
+  latent->excludes("--image")->excludes("--video");
+  add_long_option(*sub, "--reference-images", opt->reference_images,
+                  "Flux.2: reference images of the latent's size after it (t = 10, 20, …)")
+      ->needs(latent);
+  add_real_option(*sub, "--fps", opt->fps, 0.0,
+                  "LTX-Video, Cosmos: the frame rate the transformer is given (LTX: 25 without it; Cosmos: the "
+                  "temporal positions × 24 / fps)")
+      ->default_str("")
+      ->needs(latent);
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   opt->cp_size_option =
@@ -210,12 +245,11 @@ Command add_positions_command(CLI::App& app) {
   sub->add_option("--npy", opt->npy, "context parallelism: write the rank's positions to FILE (int64 .npy)")
       ->type_name("FILE")
       ->needs(opt->cp_size_option);
-  sub->add_flag(
-         "--json", opt->json,
-         "context parallelism: print JSON: the split, the rank's positions (a flat list) and its sequence starts")
-      ->needs(opt->cp_size_option);
+  sub->add_flag("--json", opt->json,
+                "print JSON: with --latent-shape, axes (their names) and positions (one list per token); with "
+                "--cp-size, the split, the rank's positions (a flat list) and its sequence starts");
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

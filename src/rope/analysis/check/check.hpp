@@ -132,6 +132,9 @@ enum class VariantKind {
   Expected,
   LayoutSwapped,
   Base10000,
+  /// Issue 79: a diffusion transformer's time positions scaled by base_fps / fps = 24 / 16, Cosmos's fps modulation
+  /// applied where the released Predict2 checkpoints disable it (diffusers #14768; found "scale").
+  AxisPositionsScaled,
   ScalingIgnored,
   FactorMissing,
   PositionsPlusOne,

@@ -205,7 +205,14 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     Eigen::VectorXd m(u.half), phi(u.half);
     for (int i = 0; i < u.half; ++i) {
       const auto j = static_cast<std::size_t>(i);
-      m[i] = (u.map ? axis_component(*u.map, p, part == 0 ? u.map->pair_axis[j] : u.map->second_axis[j]) : p[0]) + o;
+      if (!u.map) {
+        m[i] = p[0] + o;
+        continue;
+      }
+      // a latent grid's scale s_a of its axis ((G1), models/grid_rope.hpp); 1 for every other map
+      const int a = part == 0 ? u.map->pair_axis[j] : u.map->second_axis[j];
+      const double s = u.map->grid() ? u.map->scale[static_cast<std::size_t>(a)] : 1.0;
+      m[i] = s * axis_component(*u.map, p, a) + o;
     }
     if (u.variant->angle_type) {
       // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.

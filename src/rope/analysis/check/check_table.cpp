@@ -281,6 +281,19 @@ Eigen::VectorXd ladder_theta(double base, int rotary_dim) {
   return t;
 }
 
+/// The ladders of `e` at `base`: a diffusion transformer's latent grid (models/grid_rope.hpp (G2), one block per axis)
+/// each axis its own ladder base^(−2i/d_a) over its d_a channels; otherwise ladder_theta.
+Eigen::VectorXd model_ladder_theta(const RopeExpectation& e, double base) {
+  const std::optional<AxisMap>& map = e.rope.axes;
+  if (!map || !map->grid() || map->per_frequency) return ladder_theta(base, e.rotary_dim());
+  Eigen::VectorXd t = Eigen::VectorXd::Zero(e.rotary_dim() / 2);
+  Eigen::Index at = map->padding;
+  for (const int n : map->source.sections) {
+    for (int i = 0; i < n && at < t.size(); ++i) t[at++] = std::pow(base, -2.0 * i / (2.0 * n));
+  }
+  return t;
+}
+
 /// A variant of `kind` that computes `spec`, at the positions plus `offset`, its angles cast to `angles`.
 Variant& put(Out out, VariantKind kind, RopeExpectation spec, double offset = 0,
              std::optional<DType> angles = std::nullopt) {
@@ -613,7 +626,29 @@ const std::vector<VariantRow> kVariantTable = {
      [](S c) { return msg("matches base 10000, not {0}: is rope_theta read?", base_of(c.expected)); },
      {[](F f) { return not_fope(f) && f.expected.base() != kDefaultBase; },
       [](F f, Out out) {
-        put(out, VariantKind::Base10000, with_theta(f.expected, ladder_theta(kDefaultBase, f.expected.rotary_dim())));
+        put(out, VariantKind::Base10000, with_theta(f.expected, model_ladder_theta(f.expected, kDefaultBase)));
+      }}},
+    {VariantKind::AxisPositionsScaled,
+     "axis-positions-scaled",
+     kCompared,
+     "scale",
+     [](E) { return msg("the time positions × 24/16 (Cosmos's fps modulation)"); },
+     [](S c) {
+       return msg(
+           "matches the time positions scaled by {0} (Cosmos's fps modulation, base_fps / fps = 24 / 16, "
+           "diffusers #14768): does the pipeline pass fps to a checkpoint that disables the modulation?",
+           fmt::format("{:g}", found_value(c)));
+     },
+     {[](F f) {
+        // models/grid_rope.hpp: CosmosRotaryPosEmbed.forward, t / fps · base_fps (transformer_cosmos.py:512), with the
+        // Video2World pipeline's fps 16 (pipeline_cosmos2_video2world.py:498)
+        return f.expected.rope.model_type == "CosmosTransformer3DModel" && f.expected.rope.axes &&
+               f.expected.rope.axes->grid();
+      },
+      [](F f, Out out) {
+        RopeExpectation s = f.expected;
+        s.rope.axes->scale[0] = 24.0 / 16.0;
+        put(out, VariantKind::AxisPositionsScaled, std::move(s)).found = {{"scale", 24.0 / 16.0}};
       }}},
     {VariantKind::ScaledBase10000,
      "scaled-base-10000",

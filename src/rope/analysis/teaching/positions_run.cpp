@@ -55,6 +55,20 @@ void positions_rules(const PositionsRequest& q, PositionsRun& run) {
 PositionsRun run_positions(const PositionsRequest& request) {
   PositionsRun run;
   run.request = request;
+  if (request.latent) {  // a diffusers transformer's latent grid (grid_rope.hpp)
+    if (!request.model || !request.model->model.grid) {
+      throw InvalidArgument(
+          error_msg("{0} needs a diffusers transformer's config or preset (its _class_name one of "
+                    "WanTransformer3DModel, FluxTransformer2DModel, Flux2Transformer2DModel, "
+                    "QwenImageTransformer2DModel, HunyuanVideoTransformer3DModel, "
+                    "LTXVideoTransformer3DModel, CosmosTransformer3DModel)",
+                    option_name("latent_shape")));
+    }
+    run.origin = request.model->spec.origin;
+    run.grid = grid_positions(*request.model->model.grid, *request.latent);
+    run.prefill = run.grid->tokens.size();
+    return run;
+  }
   positions_rules(request, run);
   try {
     if (run.rules.xdrope) {  // (X1), (X2): p is the index, no rope_deltas

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rope/core/message.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/resolve.hpp"
 #include "rope/models/xdrope_positions.hpp"
@@ -30,6 +31,9 @@ struct PositionsRequest {
   std::optional<long> decode;               ///< decode steps listed after the prefill (Q5)
   bool bailing = false;                     ///< Bailing's rule (B1) without a model
   bool csv = false;                         ///< a front end writes every row: the text does not point to it
+  /// A diffusers transformer (grid_rope.hpp): the latent it receives, F×H×W, with the text tokens (`text`), Flux.2's
+  /// reference images and LTX's or Cosmos's frame rate; the model must be one of grid_rope.hpp's classes.
+  std::optional<GridRequest> latent;
 };
 
 struct PositionsRun {
@@ -40,6 +44,7 @@ struct PositionsRun {
   std::vector<XdropePosition> streams;  ///< HunyuanVL (rules.xdrope): the four streams of every token, as ids
   std::size_t prefill = 0;              ///< the prefill's tokens
   long delta = 0;                       ///< rope_deltas of the prefill (Q5), (B1)
+  std::optional<GridPositions> grid;    ///< a diffusers transformer's positions (request.latent)
 };
 
 /// @throws InvalidArgument for second_per_grid without tokens_per_second, a model without position rules or

@@ -58,6 +58,17 @@ SectionsRun run_sections(const SectionsRequest& request) {
     run.from = SectionsFrom::Model;
     model_map = &*rope.spec.axes;
   }
+  if (model_map && model_map->grid() && request.sections.empty()) {
+    // A diffusion transformer's latent grid (models/grid_rope.hpp): its own map alone, the pairs of each axis; no
+    // other map reads its widths (each axis its own ladder, LTX's axes in turn per frequency).
+    run.sections = model_map->source.sections;
+    run.model_map = true;
+    run.ggml_sections = run.sections;
+    run.maps.push_back(
+        {*model_map, "grid", msg("latent grid:"), Message::same(fmt::format("{} (G1)", rope.spec.model_type))});
+    run.marked = 0;
+    return run;
+  }
   if (!request.sections.empty()) {
     sections = parse_sections_list(request.sections);
     run.from = SectionsFrom::Typed;

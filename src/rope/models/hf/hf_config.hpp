@@ -154,6 +154,10 @@ class ConfigParser {
 /// translated as they are (the line itself has no words of its own, so no catalog entry).
 Message origin_line(const Message& what, const std::string& value, const Message& from);
 
+/// A diffusers transformer's config (its `_class_name` one of grid_rope.hpp's classes; diffusers_config.cpp), or
+/// nullopt for any other file. @throws InvalidArgument for a key of the wrong type or value.
+std::optional<ModelConfig> parse_diffusers_config(const json& doc, const std::string& name);
+
 /// hf_config_layers.cpp: fills m.layer_types (and m.nope_temperature) from the parsed config `doc`.
 void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);
 

@@ -1,0 +1,245 @@
+#include "rope/models/grid_rope.hpp"
+
+#include <cmath>
+#include "rope/core/constants.hpp"
+
+#include "rope/core/error.hpp"
+#include "rope/core/message_context.hpp"
+
+// Every rule here cites huggingface/diffusers at 58eb52c0803ea9af3abec60841c2a093bdf1f951 (grid_rope.hpp).
+
+namespace rope {
+
+namespace {
+
+struct ClassRow {
+  GridModel model;
+  std::string_view class_name;
+  std::string_view display;
+};
+
+constexpr std::array<ClassRow, 7> kClasses{{
+    {GridModel::Wan, "WanTransformer3DModel", "Wan 2.x"},
+    {GridModel::Flux, "FluxTransformer2DModel", "Flux.1"},
+    {GridModel::Flux2, "Flux2Transformer2DModel", "Flux.2"},
+    {GridModel::QwenImage, "QwenImageTransformer2DModel", "Qwen-Image"},
+    {GridModel::HunyuanVideo, "HunyuanVideoTransformer3DModel", "HunyuanVideo"},
+    {GridModel::Ltx, "LTXVideoTransformer3DModel", "LTX-Video"},
+    {GridModel::Cosmos, "CosmosTransformer3DModel", "Cosmos-Predict2"},
+}};
+
+const ClassRow& row_of(GridModel m) {
+  for (const ClassRow& r : kClasses) {
+    if (r.model == m) return r;
+  }
+  return kClasses[0];
+}
+
+}  // namespace
+
+std::string_view class_name(GridModel model) { return row_of(model).class_name; }
+std::string_view display_name(GridModel model) { return row_of(model).display; }
+
+std::optional<GridModel> grid_model_of_class(std::string_view name) {
+  for (const ClassRow& r : kClasses) {
+    if (r.class_name == name) return r.model;
+  }
+  return std::nullopt;
+}
+
+Eigen::VectorXd grid_theta(const GridRope& g) {
+  const int pairs = g.head_dim / 2;
+  if (g.head_dim < 2 || g.head_dim % 2 != 0 || g.head_dim > kMaxDim) {
+    throw InvalidArgument(error_msg("{0}: the rotated dimension {1} must be even and between 2 and {2}",
+                                    class_name(g.model), g.head_dim, kMaxDim));
+  }
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(pairs);
+  if (g.order == GridOrder::PerFrequency) {
+    // (G4), transformer_ltx.py:255-278: F = dim // 6 frequencies theta ** linspace(log_theta(1), log_theta(theta), F)
+    // times π/2, each times (2p − 1) for the axes f, h, w in turn; D mod 6 channels of cos 1, sin 0 first.
+    const int axes = static_cast<int>(g.axes.size());
+    const int f = g.head_dim / (2 * axes);
+    const double base = g.bases.at(0);
+    if (f < 2 || !(base > 1)) {
+      throw InvalidArgument(
+          error_msg("{0}: {1} channels give {2} frequencies per axis, and base {3}: (G4) needs two "
+                    "frequencies or more and a base above 1",
+                    class_name(g.model), g.head_dim, f, base));
+    }
+    for (int k = 0; k < f; ++k) {
+      const double omega = kPi / 2 * std::pow(base, static_cast<double>(k) / static_cast<double>(f - 1));
+      for (int a = 0; a < axes; ++a) theta[g.padding + axes * k + a] = omega;
+    }
+    return theta;
+  }
+  // (G2), (G3): each axis's own ladder base_a^(−2i/d_a) (diffusers get_1d_rotary_pos_embed), blocks in axis order.
+  int at = g.padding;
+  for (std::size_t a = 0; a < g.widths.size(); ++a) {
+    const int w = g.widths[a];
+    const double base = g.bases.at(a);
+    if (w < 0 || w % 2 != 0 || at + w / 2 > pairs) {
+      throw InvalidArgument(error_msg("{0}: the axis widths {1} must be even and sum to at most {2} channels",
+                                      class_name(g.model), fmt::format("{}", fmt::join(g.widths, ", ")), g.head_dim));
+    }
+    if (!(base > 1)) throw InvalidArgument(error_msg("{0}: base {1} must be above 1", class_name(g.model), base));
+    for (int i = 0; i < w / 2; ++i) {
+      theta[at + i] = std::pow(base, -2.0 * i / static_cast<double>(w));
+    }
+    at += w / 2;
+  }
+  if (at != pairs) {
+    throw InvalidArgument(error_msg("{0}: the axis widths {1} sum to {2} channels, but the head rotates {3}",
+                                    class_name(g.model), fmt::format("{}", fmt::join(g.widths, ", ")), 2 * at,
+                                    g.head_dim));
+  }
+  return theta;
+}
+
+AxisMap grid_axis_map(const GridRope& g) {
+  AxisMap map;
+  map.source.order = SectionOrder::Grid;
+  const int axes = static_cast<int>(g.axes.size());
+  const int pairs = g.head_dim / 2;
+  map.axes = axes;
+  map.names = g.axes;
+  map.scale = g.scale;
+  map.padding = g.padding;
+  map.per_frequency = g.order == GridOrder::PerFrequency;
+  map.position_offset = g.offset;
+  map.pair_axis.assign(static_cast<std::size_t>(pairs), 0);
+  if (map.per_frequency) {
+    for (int j = g.padding; j < pairs; ++j) map.pair_axis[static_cast<std::size_t>(j)] = (j - g.padding) % axes;
+    const int per_axis = (pairs - g.padding) / axes;
+    map.source.sections.assign(static_cast<std::size_t>(axes), per_axis);
+    return map;
+  }
+  int at = g.padding;
+  for (int a = 0; a < axes && a < static_cast<int>(g.widths.size()); ++a) {
+    const int n = g.widths[static_cast<std::size_t>(a)] / 2;
+    for (int i = 0; i < n && at < pairs; ++i) map.pair_axis[static_cast<std::size_t>(at++)] = a;
+    map.source.sections.push_back(n);
+  }
+  return map;
+}
+
+namespace {
+
+long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& grid) {
+  const std::array<long, 3> per{g.patch[0], g.patch[1] * g.pack, g.patch[2] * g.pack};
+  static constexpr std::array<const char*, 3> kSide{"F", "H", "W"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (r.latent[k] < 1 || r.latent[k] > kMaxGridTokens) {
+      throw InvalidArgument(error_msg("{0}: {1} = {2} must be between 1 and {3}", option_name("latent_shape"), kSide[k],
+                                      r.latent[k], kMaxGridTokens));
+    }
+    if (r.latent[k] % per[k] != 0) {
+      throw InvalidArgument(error_msg("{0}: {1} = {2} is not a multiple of {3}, the {4} patch per side ({5})",
+                                      option_name("latent_shape"), kSide[k], r.latent[k], per[k], display_name(g.model),
+                                      k == 0 ? "patch_size_t" : "patch_size × the pipeline's packing"));
+    }
+    grid[k] = r.latent[k] / per[k];
+  }
+  if ((g.model == GridModel::Flux || g.model == GridModel::Flux2) && grid[0] != 1) {
+    throw InvalidArgument(error_msg("{0}: {1} is an image model: F must be 1 (got {2})", option_name("latent_shape"),
+                                    display_name(g.model), r.latent[0]));
+  }
+  const long latent = grid[0] * grid[1] * grid[2];
+  const long total = latent * (1 + r.reference_images) + r.text;
+  if (r.text < 0 || r.reference_images < 0 || r.reference_images > 64 || total > kMaxGridTokens) {
+    throw InvalidArgument(
+        error_msg("{0} tokens (latent, text and reference images) exceed the limit of {1}", total, kMaxGridTokens));
+  }
+  return total;
+}
+
+}  // namespace
+
+GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
+  const bool text_joint = g.model == GridModel::Flux || g.model == GridModel::Flux2 ||
+                          g.model == GridModel::QwenImage || g.model == GridModel::HunyuanVideo;
+  if (r.text > 0 && !text_joint) {
+    throw InvalidArgument(
+        error_msg("{0}: {1} gives its text tokens no RoPE position (Flux.1, Flux.2, "
+                  "Qwen-Image and HunyuanVideo place text in the sequence)",
+                  option_name("text"), display_name(g.model)));
+  }
+  if (r.reference_images > 0 && g.model != GridModel::Flux2) {
+    throw InvalidArgument(
+        error_msg("{0}: only Flux.2's pipeline places reference images in the "
+                  "sequence (not {1})",
+                  option_name("reference_images"), display_name(g.model)));
+  }
+  if (r.fps && g.model != GridModel::Ltx && g.model != GridModel::Cosmos) {
+    throw InvalidArgument(error_msg("{0}: only LTX-Video and Cosmos scale positions by a frame rate (not {1})",
+                                    option_name("fps"), display_name(g.model)));
+  }
+  if (r.fps && !(*r.fps > 0 && *r.fps <= 1e6)) {
+    throw InvalidArgument(error_msg("{0} must be positive and at most 1000000 (got {1})", option_name("fps"), *r.fps));
+  }
+  GridPositions out;
+  out.axes = g.axes;
+  tokens_of(g, r, out.grid);
+  const auto [nf, nh, nw] = out.grid;
+  const std::size_t axes = g.axes.size();
+  auto push = [&](std::array<double, kMaxAxes> p, int kind) { out.tokens.push_back(GridToken{p, kind}); };
+  // Text first where the model joins it to the latent: Flux ids = cat(txt_ids, img_ids) (transformer_flux.py:749),
+  // Flux.2 cat([text, image]) (transformer_flux2.py:1329-1332), Qwen-Image [text, image]
+  // (transformer_qwenimage.py:599).
+  if (r.text > 0 && g.model != GridModel::HunyuanVideo) {
+    for (long l = 0; l < r.text; ++l) {
+      std::array<double, kMaxAxes> p{};
+      if (g.model == GridModel::Flux2) {
+        p[3] = static_cast<double>(l);  // pipeline_flux2.py _prepare_text_ids: (0, 0, 0, l)
+      } else if (g.model == GridModel::QwenImage) {
+        // transformer_qwenimage.py:320-330: text at max_vid_index + l on every axis, max_vid_index =
+        // max(height // 2, width // 2) with scale_rope
+        const long start = g.centred ? std::max(nh / 2, nw / 2) : std::max(nh, nw);
+        for (std::size_t a = 0; a < axes; ++a) p[a] = static_cast<double>(start + l);
+      }  // Flux.1: text ids zeros (pipeline_flux.py:385)
+      push(p, 1);
+    }
+    out.notes.push_back(msg("text first, as the transformer joins [text, latent]"));
+  }
+  const double fps = r.fps.value_or(g.default_fps);
+  for (long image = 0; image <= r.reference_images; ++image) {
+    for (long f = 0; f < nf; ++f) {
+      for (long h = 0; h < nh; ++h) {
+        for (long w = 0; w < nw; ++w) {
+          std::array<double, kMaxAxes> p{static_cast<double>(f), static_cast<double>(h), static_cast<double>(w), 0};
+          if (g.centred) {
+            // transformer_qwenimage.py:349-352: rows −(H − H//2) … H//2 − 1, likewise columns
+            p[1] = static_cast<double>(h - (nh - nh / 2));
+            p[2] = static_cast<double>(w - (nw - nw / 2));
+          }
+          if (g.model == GridModel::Flux) p = {0, static_cast<double>(h), static_cast<double>(w), 0};
+          if (g.model == GridModel::Flux2) {
+            // pipeline_flux2.py _prepare_latent_ids (0, h, w, 0); _prepare_image_ids t = 10 + 10·i
+            p = {image == 0 ? 0.0 : static_cast<double>(10 * image), static_cast<double>(h), static_cast<double>(w), 0};
+          }
+          if (g.model == GridModel::Ltx) {
+            // transformer_ltx.py:217-220 with pipeline_ltx.py:750-754: rope_interpolation_scale =
+            // (vae_temporal / frame_rate, vae_spatial, vae_spatial); p = index · scale · patch / base
+            // the positions the angles multiply: 2·g − 1 (transformer_ltx.py:266)
+            p[0] =
+                2 * (static_cast<double>(f) * (g.ltx_vae[0] / fps) * static_cast<double>(g.patch[0]) / g.ltx_base[0]) -
+                1;
+            p[1] = 2 * (static_cast<double>(h) * g.ltx_vae[1] * static_cast<double>(g.patch[1]) / g.ltx_base[1]) - 1;
+            p[2] = 2 * (static_cast<double>(w) * g.ltx_vae[2] * static_cast<double>(g.patch[2]) / g.ltx_base[2]) - 1;
+          }
+          if (g.model == GridModel::Cosmos && r.fps) {
+            p[0] = static_cast<double>(f) / *r.fps * g.base_fps;  // transformer_cosmos.py:512
+          }
+          push(p, image == 0 ? 0 : 2);
+        }
+      }
+    }
+  }
+  if (r.text > 0 && g.model == GridModel::HunyuanVideo) {
+    // transformer_hunyuan_video.py:82-110: the text tokens after the video's, not rotated (position 0)
+    for (long l = 0; l < r.text; ++l) push(std::array<double, kMaxAxes>{}, 1);
+    out.notes.push_back(msg("text after the latent, not rotated (position 0), as HunyuanVideo's processor leaves it"));
+  }
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,113 @@
+/// @file
+/// The RoPE of image and video diffusion transformers (diffusers, docs/multi-axis.md §8): every pair j of a head
+/// turns with one axis a(j) of its token's place in the latent grid (time t, row h, column w; Flux.2's fourth axis
+/// l), each axis with its own share of the channels and its own ladder:
+///     φ_j = θ_j · s_a(j) · (p_a(j) + o)                                                         (G1)
+/// θ_j the pair's frequency, s_a the axis's position scale (1 unless a mistake or a setting scales it), o a shift
+/// of every component (LTX-Video's −1/2). The models, read at huggingface/diffusers
+/// 58eb52c0803ea9af3abec60841c2a093bdf1f951 (src/diffusers/models/transformers/):
+///   Wan 2.x    transformer_wan.py WanRotaryPosEmbed: widths t = d − 2h, h = w = 2⌊d/6⌋ channels, each axis the
+///              ladder base^(−2i/d_a) (base 10000), the axes' blocks in the order t, h, w, pairs interleaved   (G2)
+///   Flux.1     transformer_flux.py FluxPosEmbed: axes_dims_rope (16, 56, 56), base 10000, blocks, interleaved
+///   Flux.2     transformer_flux2.py Flux2PosEmbed: axes_dims_rope (32, 32, 32, 32) over (t, h, w, l), rope_theta
+///   Qwen-Image transformer_qwenimage.py QwenEmbedRope: axes_dims_rope (16, 56, 56), base 10000, complex product
+///              (interleaved); scale_rope centres rows and columns (negative positions)
+///   HunyuanVideo transformer_hunyuan_video.py HunyuanVideoRotaryPosEmbed: rope_axes_dim (16, 56, 56), base 256
+///   Cosmos     transformer_cosmos.py CosmosRotaryPosEmbed: widths as Wan's, per-axis NTK bases
+///              10000 · rope_scale_a^(d_a/(d_a − 2)), cos = cat([t, h, w]·2): the half layout over chunked axes (G3)
+///   LTX-Video  transformer_ltx.py LTXVideoRotaryPosEmbed: over the whole hidden vector D (all heads at once),
+///              F = ⌊D/6⌋ frequencies ω_k = (π/2) · base^(k/(F−1)) (log-spaced, increasing), each for the axes
+///              t, h, w in turn (pair 3k + a after the padding), D mod 6 channels first that do not turn; the
+///              positions 2g − 1 of the grid g the pipeline scales (transformer_ltx.py:217-220, 266)         (G4)
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/core/message.hpp"
+#include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
+
+namespace rope {
+
+/// The diffusers transformers rope reads, by their config's `_class_name`.
+enum class GridModel { Wan, Flux, Flux2, QwenImage, HunyuanVideo, Ltx, Cosmos };
+
+/// "WanTransformer3DModel", "FluxTransformer2DModel", …
+std::string_view class_name(GridModel model);
+/// The model of a `_class_name`, or nullopt for another class.
+std::optional<GridModel> grid_model_of_class(std::string_view name);
+/// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2".
+std::string_view display_name(GridModel model);
+
+/// How the channels of a head are shared among the axes: one block per axis in the axes' order (G2), or LTX's
+/// per-frequency interleave (G4).
+enum class GridOrder { Blocks, PerFrequency };
+
+/// A diffusers transformer's RoPE, as its config gives it (hf/diffusers_config.cpp): what (G1)–(G4) need, and
+/// what its pipeline needs to build the positions (grid_positions).
+struct GridRope {
+  GridModel model = GridModel::Wan;
+  int head_dim = 0;               ///< channels the rotation is applied to (LTX: the hidden size, all heads)
+  std::vector<int> widths;        ///< channels per axis, in the axes' order (Σ = head_dim − 2·padding)
+  std::vector<double> bases;      ///< each axis's base (Blocks); LTX's one base in bases[0]
+  std::vector<std::string> axes;  ///< the axes' names: "t", "h", "w" (and "l")
+  GridOrder order = GridOrder::Blocks;
+  int padding = 0;  ///< pairs first that do not turn (LTX's D mod 6 channels)
+  Layout layout = Layout::Interleaved;
+  double offset = 0;                               ///< o of (G1) (0 for the seven models)
+  std::array<double, kMaxAxes> scale{1, 1, 1, 1};  ///< s_a of (G1)
+  // The pipeline's positions (grid_positions).
+  std::array<long, 3> patch{1, 1, 1};  ///< the transformer's patch (t, h, w)
+  long pack = 1;         ///< the pipeline's packing of the latent per side before the transformer (Flux: 2)
+  bool centred = false;  ///< Qwen-Image's scale_rope: rows and columns centred
+  double base_fps = 0;   ///< Cosmos: 24 (the temporal positions × base_fps / fps)
+  std::array<double, 3> ltx_base{20, 2048, 2048};  ///< LTX's base_num_frames, base_height, base_width
+  std::array<double, 3> ltx_vae{8, 32, 32};        ///< LTX's VAE compression: temporal, spatial, spatial
+  double default_fps = 0;                          ///< the pipeline's default frame rate (LTX 25, Cosmos-Predict2 16)
+  std::vector<Message> origin;                     ///< one line per value: where it came from
+  std::vector<Message> notes;
+  std::string source;  ///< the module and lines of the source ("transformer_wan.py:354-419")
+};
+
+/// The frequency of every pair (G2)–(G4): padding pairs 0 first, then the axes' ladders.
+/// @throws InvalidArgument for widths that are odd or do not fit head_dim, a base not above 1, no frequencies.
+Eigen::VectorXd grid_theta(const GridRope& g);
+
+/// The axis of every pair (padding pairs: axis 0, θ 0) as an AxisMap: order SectionOrder::Grid, sections the pairs
+/// per axis, the axes' names, the offset o and the scales s_a.
+AxisMap grid_axis_map(const GridRope& g);
+
+/// The positions of a latent the transformer receives, as the pipeline builds them (docs/multi-axis.md §8).
+struct GridRequest {
+  std::array<long, 3> latent{1, 1, 1};  ///< F, H, W of the latent (frames 1 for an image)
+  long text = 0;                        ///< text tokens in the same sequence (Flux, Flux.2, Qwen-Image)
+  long reference_images = 0;            ///< Flux.2: reference images of the latent's size
+  std::optional<double> fps;            ///< LTX, Cosmos
+};
+
+struct GridToken {
+  std::array<double, kMaxAxes> p{};
+  int kind = 0;  ///< 0 latent, 1 text, 2 reference image
+};
+
+struct GridPositions {
+  std::vector<std::string> axes;
+  std::vector<GridToken> tokens;
+  std::array<long, 3> grid{1, 1, 1};  ///< tokens per axis of the latent (t, h, w)
+  std::vector<Message> notes;         ///< how they were built (the pipeline's lines)
+};
+
+/// Most tokens grid_positions builds (checked before any is made).
+inline constexpr long kMaxGridTokens = 1L << 22;
+
+/// @throws InvalidArgument for a latent not divisible by the patch, a request the model does not take (text where
+/// the model has none in the same sequence, reference images other than Flux.2's, fps other than LTX's and
+/// Cosmos's), more than kMaxGridTokens tokens.
+GridPositions grid_positions(const GridRope& g, const GridRequest& r);
+
+}  // namespace rope

@@ -1,0 +1,259 @@
+// Reading a diffusers transformer's config.json (its `_class_name`, grid_rope.hpp): the RoPE keys each class's
+// __init__ takes, their defaults from that __init__ where the file has no such key. Every line cites
+// huggingface/diffusers at 58eb52c0803ea9af3abec60841c2a093bdf1f951, src/diffusers/models/transformers/.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/message_context.hpp"
+#include "rope/models/grid_rope.hpp"
+#include "rope/models/hf/hf_config.hpp"
+
+namespace rope::detail {
+
+namespace {
+
+constexpr std::string_view kCommit = "58eb52c0803e";
+
+class DiffusersReader {
+ public:
+  DiffusersReader(const json& doc, const std::string& name, GridModel model) : doc_(doc), r_(name), name_(name) {
+    g_.model = model;
+  }
+
+  GridRope read();
+
+ private:
+  /// A whole number of the config, or the class's default (its __init__ at `init`).
+  long whole(std::string_view key, long fallback, std::string_view init) {
+    const std::optional<long> v = r_.count(doc_, "", key);
+    if (v) {
+      g_.origin.push_back(
+          origin_line(Message::same(std::string(key)), fmt::format("{}", *v), Message::same(std::string(key))));
+      return *v;
+    }
+    default_line(key, fmt::format("{}", fallback), init);
+    return fallback;
+  }
+  /// A list of positive numbers, or the default.
+  std::vector<double> list(std::string_view key, std::vector<double> fallback, std::string_view init) {
+    const std::optional<std::vector<double>> v = r_.factors(doc_, "", key);
+    const std::vector<double>& out = v ? *v : fallback;
+    const std::string shown = fmt::format("({})", fmt::join(out, ", "));
+    if (v) {
+      g_.origin.push_back(origin_line(Message::same(std::string(key)), shown, Message::same(std::string(key))));
+    } else {
+      default_line(key, shown, init);
+    }
+    return out;
+  }
+  std::vector<int> widths(std::string_view key, std::vector<double> fallback, std::string_view init, std::size_t axes) {
+    const std::vector<double> v = list(key, std::move(fallback), init);
+    if (v.size() != axes) {
+      r_.fail(std::string(key), fmt::format("expected {} axis widths, got {}", axes, v.size()));
+    }
+    std::vector<int> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != std::floor(v[i]) || v[i] > kMaxDim || static_cast<long>(v[i]) % 2 != 0) {
+        r_.fail(fmt::format("{}[{}]", key, i), fmt::format("expected an even number of channels, got {}", num(v[i])));
+      }
+      out.push_back(static_cast<int>(v[i]));
+    }
+    return out;
+  }
+  std::array<long, 3> patch3(std::string_view key, std::array<long, 3> fallback, std::string_view init) {
+    const std::vector<double> v = list(
+        key, {static_cast<double>(fallback[0]), static_cast<double>(fallback[1]), static_cast<double>(fallback[2])},
+        init);
+    if (v.size() != 3) r_.fail(std::string(key), fmt::format("expected 3 numbers (t, h, w), got {}", v.size()));
+    std::array<long, 3> out{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (v[i] != std::floor(v[i]) || v[i] > 1024) {
+        r_.fail(fmt::format("{}[{}]", key, i),
+                fmt::format("expected a whole number of at most 1024, got {}", num(v[i])));
+      }
+      out[i] = static_cast<long>(v[i]);
+    }
+    return out;
+  }
+  void default_line(std::string_view key, const std::string& value, std::string_view init) {
+    g_.origin.push_back(
+        Message(msg("{0}: {1} (not in the file: the default of {2}, {3} at diffusers {4})", std::string(key), value,
+                    std::string(class_name(g_.model)), std::string(init), std::string(kCommit))));
+  }
+  void fixed_line(std::string_view what, const std::string& value, std::string_view where) {
+    g_.origin.push_back(Message(msg("{0}: {1} (fixed by the code: {2} at diffusers {3})", std::string(what), value,
+                                    std::string(where), std::string(kCommit))));
+  }
+  int head_dim(long fallback, std::string_view init) {
+    const long d = whole("attention_head_dim", fallback, init);
+    if (d < 2 || d > kMaxDim)
+      r_.fail("attention_head_dim", fmt::format("must be between 2 and {}, got {}", kMaxDim, d));
+    return static_cast<int>(d);
+  }
+  double base_key(std::string_view key, double fallback, std::string_view init) {
+    const std::optional<double> v = r_.positive(doc_, "", key);
+    if (v) {
+      g_.origin.push_back(origin_line(Message::same(std::string(key)), num(*v), Message::same(std::string(key))));
+      if (!(*v > 1)) r_.fail(std::string(key), fmt::format("must be above 1, got {}", num(*v)));
+      return *v;
+    }
+    default_line(key, num(fallback), init);
+    return fallback;
+  }
+  /// Wan's and Cosmos's split: h = w = 2⌊d/6⌋ channels, t the rest.
+  static std::vector<int> sixths(int d) {
+    const int hw = 2 * (d / 6);
+    return {d - 2 * hw, hw, hw};
+  }
+
+  const json& doc_;
+  Reader r_;
+  const std::string& name_;
+  GridRope g_;
+};
+
+GridRope DiffusersReader::read() {
+  g_.axes = {"t", "h", "w"};
+  switch (g_.model) {
+    case GridModel::Wan: {
+      const int d = head_dim(128, "transformer_wan.py:576");
+      g_.head_dim = d;
+      g_.widths = sixths(d);
+      g_.bases.assign(3, 10000.0);
+      fixed_line("base", "10000", "WanRotaryPosEmbed(theta=10000.0), transformer_wan.py:360, 597");
+      g_.patch = patch3("patch_size", {1, 2, 2}, "transformer_wan.py:574");
+      g_.source = "transformer_wan.py:354-416 (WanRotaryPosEmbed), 104-115 (apply_rotary_emb)";
+      break;
+    }
+    case GridModel::Flux:
+    case GridModel::Flux2:
+    case GridModel::QwenImage: {
+      const bool flux2 = g_.model == GridModel::Flux2;
+      const bool qwen = g_.model == GridModel::QwenImage;
+      const std::string_view init = flux2  ? "transformer_flux2.py:1142-1158"
+                                    : qwen ? "transformer_qwenimage.py:860-873"
+                                           : "transformer_flux.py:613-625";
+      g_.head_dim = head_dim(128, init);
+      if (flux2) g_.axes = {"t", "h", "w", "l"};
+      g_.widths =
+          widths("axes_dims_rope", flux2 ? std::vector<double>{32, 32, 32, 32} : std::vector<double>{16, 56, 56}, init,
+                 g_.axes.size());
+      const double base = flux2 ? base_key("rope_theta", 2000, init) : 10000.0;
+      if (!flux2) {
+        fixed_line("base", "10000",
+                   qwen ? "QwenEmbedRope(theta=10000), transformer_qwenimage.py:880"
+                        : "FluxPosEmbed(theta=10000), transformer_flux.py:631");
+      }
+      g_.bases.assign(g_.axes.size(), base);
+      const long patch = whole("patch_size", qwen ? 2 : 1, init);
+      // The pipelines pack 2×2 latent pixels into one token before the transformer (pipeline_flux.py _pack_latents,
+      // pipeline_flux2.py _patchify_latents, pipeline_qwenimage.py _pack_latents): the ids count packed tokens.
+      g_.pack = 2;
+      if (qwen) {
+        g_.centred = true;  // QwenEmbedRope(..., scale_rope=True), transformer_qwenimage.py:880
+        g_.origin.push_back(
+            Message(msg("patch_size {0}: the pipeline's 2×2 packing of the latent (pipeline_qwenimage.py "
+                        "_pack_latents), counted once",
+                        patch)));
+      } else if (patch != 1) {
+        g_.patch = {1, patch, patch};
+      }
+      g_.source = flux2  ? "transformer_flux2.py:971-998 (Flux2PosEmbed), pipeline_flux2.py:356-454 (ids)"
+                  : qwen ? "transformer_qwenimage.py:232-358 (QwenEmbedRope)"
+                         : "transformer_flux.py:500-526 (FluxPosEmbed), pipeline_flux.py:385, 506-517 (ids)";
+      break;
+    }
+    case GridModel::HunyuanVideo: {
+      const std::string_view init = "transformer_hunyuan_video.py:904-923";
+      g_.head_dim = head_dim(128, init);
+      g_.widths = widths("rope_axes_dim", {16, 56, 56}, init, 3);
+      g_.bases.assign(3, base_key("rope_theta", 256.0, init));
+      const long p = whole("patch_size", 2, init);
+      const long pt = whole("patch_size_t", 1, init);
+      g_.patch = {pt, p, p};
+      g_.source = "transformer_hunyuan_video.py:478-508 (HunyuanVideoRotaryPosEmbed)";
+      break;
+    }
+    case GridModel::Ltx: {
+      const std::string_view init = "transformer_ltx.py:431-447";
+      const long heads = whole("num_attention_heads", 32, init);
+      const long d = whole("attention_head_dim", 64, init);
+      if (heads < 1 || d < 1 || heads * d > kMaxDim) {
+        r_.fail("num_attention_heads", fmt::format("heads × attention_head_dim must be at most {}", kMaxDim));
+      }
+      g_.head_dim = static_cast<int>(heads * d);  // LTXVideoRotaryPosEmbed(dim=inner_dim), transformer_ltx.py:461
+      g_.order = GridOrder::PerFrequency;
+      const int f = g_.head_dim / 6;
+      g_.widths.assign(3, 2 * f);
+      g_.padding = (g_.head_dim % 6) / 2;
+      g_.bases = {10000.0};
+      fixed_line("base", "10000", "LTXVideoRotaryPosEmbed(theta=10000.0), transformer_ltx.py:468");
+      const long p = whole("patch_size", 1, init);
+      const long pt = whole("patch_size_t", 1, init);
+      g_.patch = {pt, p, p};
+      g_.default_fps = 25;  // pipeline_ltx.py:544 frame_rate = 25
+      g_.notes.push_back(
+          msg("LTX-Video rotates the whole hidden vector of {0} = {1} heads × {2} channels at once, "
+              "before it is split into heads (transformer_ltx.py:596-601): a dump is [batch, seq, {0}]",
+              g_.head_dim, heads, d));
+      g_.source = "transformer_ltx.py:179-278 (LTXVideoRotaryPosEmbed), pipeline_ltx.py:750-754 (positions)";
+      break;
+    }
+    case GridModel::Cosmos: {
+      const std::string_view init = "transformer_cosmos.py:605-625";
+      const int d = head_dim(128, init);
+      g_.head_dim = d;
+      g_.widths = sixths(d);
+      g_.layout = Layout::Half;
+      const std::vector<double> scale = list("rope_scale", {2.0, 1.0, 1.0}, init);
+      if (scale.size() != 3) r_.fail("rope_scale", fmt::format("expected 3 numbers (t, h, w), got {}", scale.size()));
+      for (std::size_t a = 0; a < 3; ++a) {
+        // transformer_cosmos.py:476-478, 485-487: 10000 · rope_scale_a^(d_a / (d_a − 2))
+        const double w = g_.widths[a];
+        if (w <= 2) r_.fail("attention_head_dim", fmt::format("too small for Cosmos's NTK factors (axis width {})", w));
+        g_.bases.push_back(10000.0 * std::pow(scale[a], w / (w - 2)));
+      }
+      g_.patch = patch3("patch_size", {1, 2, 2}, init);
+      g_.base_fps = 24;
+      fixed_line("base_fps", "24", "CosmosRotaryPosEmbed(base_fps=24), transformer_cosmos.py:463");
+      g_.default_fps = 16;
+      g_.notes.push_back(msg(
+          "Cosmos's transformer scales the temporal positions by base_fps / fps = 24 / fps when the pipeline passes "
+          "fps (transformer_cosmos.py:507-512), and the Video2World pipeline always passes it (fps = 16, "
+          "pipeline_cosmos2_video2world.py:498, 713): ×1.5, although the released Predict2 checkpoints' own code "
+          "disables that modulation (diffusers issue #14768); the positions rope builds apply it only when fps is given"));
+      g_.source = "transformer_cosmos.py:457-518 (CosmosRotaryPosEmbed)";
+      break;
+    }
+  }
+  return g_;
+}
+
+}  // namespace
+
+std::optional<ModelConfig> parse_diffusers_config(const json& doc, const std::string& name) {
+  if (!doc.is_object()) return std::nullopt;
+  const auto it = doc.find("_class_name");
+  if (it == doc.end() || !it->is_string()) return std::nullopt;
+  const std::optional<GridModel> model = grid_model_of_class(it->get<std::string>());
+  if (!model) return std::nullopt;
+  GridRope g = DiffusersReader(doc, name, *model).read();
+  ModelConfig m;
+  m.name = name;
+  m.model_type = std::string(class_name(*model));
+  m.rope.head_dim = g.head_dim;
+  m.rope.base = g.bases.at(0);
+  m.rope.layout = g.layout;
+  m.layout_basis = LayoutBasis::Family;
+  m.layout_reason = Message(msg("diffusers {0}: {1}", std::string(class_name(*model)), g.source));
+  m.origin.push_back(Message(msg("_class_name: {0} ({1}, diffusers {2})", std::string(class_name(*model)),
+                                 std::string(display_name(*model)), std::string(kCommit))));
+  for (const Message& o : g.origin) m.origin.push_back(o);
+  m.notes = g.notes;
+  (void)grid_theta(g);  // refused here, with the file's name, when the widths do not fit
+  m.grid = std::move(g);
+  return m;
+}
+
+}  // namespace rope::detail

@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""rope's diffusers transformers (issue 79, src/rope/models/grid_rope.hpp) against tests/reference/diffusers_rope.py,
+the NumPy ports of Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video and Cosmos-Predict2 at diffusers
+58eb52c080, run at test time:
+  - `rope positions --config CONFIG --latent-shape FxHxW [--text N] [--reference-images K] [--fps R] --json`: the
+    axes' names and every token's position equal to the port's positions() within 1e-12 (integers exactly), and the
+    CSV (--csv) read back to the same float64 numbers (%.17g);
+  - `rope inspect --config CONFIG`: the latent-grid summary and the class; `rope frequencies --json`: the frequency of every pair equal to the port's pair_table() (relative
+    1e-12; padding pairs 0), the axis of every pair the port's;
+  - data/families.json's diffusers rows: each class's layout as `rope inspect` gives it;
+  - `rope check` on each dump the port writes as the source computes it (f32 and bf16, [batch, seq, heads, d] and
+    [batch, heads, seq, d]; LTX's [batch, seq, heads·d], the shape its processor rotates): exit 0;
+    each named mistake's dump: exit 1, named where the variant table has its row (NAMED).
+
+Usage: check_diffusers.py --rope PATH --out DIR
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "reference"))
+import diffusers_rope as dr  # noqa: E402
+
+
+# The named mistakes rope's variant table names (the others fail unnamed: not yet rows of the table).
+NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_hunyuan_base10000_bf16": "base-10000",
+         "mistake_cosmos_fps16_f32": "axis-positions-scaled", "mistake_cosmos_fps16_bf16": "axis-positions-scaled"}
+
+
+# The #12538 split turns only each axis's slowest pair wrong (about 2.5e-4 rad per row); in the bf16 dump that stays
+# within bf16's tolerance (C1) (check passes it, exit 0), in the float32 one it fails.
+WITHIN_TOLERANCE = {"mistake_wan_split_12538_d64_bf16": "the #12538 split within bf16's tolerance (C1)"}
+
+
+def run(rope, args):
+    p = subprocess.run([rope] + args, capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rope", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    failures = []
+    for m in dr.MODELS:
+        cfg = dr.config(m, **dr.DUMP_OVERRIDES.get(m, {}))
+        path = os.path.join(a.out, f"{m}.json")
+        with open(path, "w") as fh:
+            json.dump(dr.diffusers_config(cfg), fh)
+        case = dr.CASES[m]
+        fps_list = [None, 24] if m in ("ltx", "cosmos") else [None]
+        for fps in fps_list:
+            lat = case["latent_shape"]
+            args = ["positions", "--config", path, "--latent-shape", "x".join(str(v) for v in lat)]
+            if case.get("text"):
+                args += ["--text", str(case["text"])]
+            if case.get("reference_images"):
+                args += ["--reference-images", str(case["reference_images"])]
+            if fps is not None:
+                args += ["--fps", str(fps)]
+            want = dr.positions(cfg, lat, text=case.get("text", 0), reference_images=case.get("reference_images", 0),
+                                fps=fps)
+            code, out, err = run(a.rope, args + ["--json"])
+            if code != 0:
+                failures.append(f"positions {m} fps {fps}: exit {code}: {err.strip()}")
+                continue
+            got = json.loads(out)
+            pos = np.array(got["positions"], dtype=np.float64)
+            if got["axes"] != list(dr.axis_names(cfg)):
+                failures.append(f"positions {m}: axes {got['axes']} != {list(dr.axis_names(cfg))}")
+            elif pos.shape != want.shape or np.abs(pos - want).max() > 1e-12:
+                failures.append(f"positions {m} fps {fps}: differ from the port (shapes {pos.shape} {want.shape})")
+            else:
+                csv_path = os.path.join(a.out, f"{m}_positions.csv")
+                code, _, err = run(a.rope, args + ["--csv", csv_path])
+                rows = [line.split(",") for line in open(csv_path).read().splitlines()]
+                back = np.array([[float(v) for v in r[2:]] for r in rows[1:]])
+                if code != 0 or rows[0][2:] != got["axes"] or not np.array_equal(back, pos):
+                    failures.append(f"positions {m}: the CSV does not read back to the JSON's numbers")
+                else:
+                    print(f"positions {m:10} fps {str(fps):5} {len(pos):4} tokens  max |diff| "
+                          f"{np.abs(pos - want).max():.3g}")
+        code, text, err = run(a.rope, ["inspect", "--config", path])
+        if code != 0 or "latent-grid RoPE" not in text or dr.CLASS_NAMES[m] not in text:
+            failures.append(f"inspect {m}: exit {code}, no latent-grid summary or class name: {err.strip()}")
+        code, out, err = run(a.rope, ["frequencies", "--config", path, "--json"])
+        if code != 0:
+            failures.append(f"frequencies {m}: exit {code}: {err.strip()}")
+            continue
+        table = dr.pair_table(cfg)
+        theta = np.asarray(table["theta"], dtype=np.float64)
+        got = json.loads(out)
+        inv = np.array(got.get("inv_freq", []), dtype=np.float64)
+        if inv.shape != theta.shape or np.abs(inv - theta).max() > 1e-12 * max(1.0, np.abs(theta).max()):
+            failures.append(f"inspect {m}: the frequencies differ from the port's pair_table")
+        else:
+            print(f"frequencies {m:8} {len(theta)} pairs as the port's pair_table")
+    # data/families.json's diffusers rows (docs/families.md): each class's layout as rope inspect reads the class.
+    families = json.load(open(os.path.join(HERE, "..", "..", "data", "families.json"), encoding="utf-8"))
+    by_class = {dr.CLASS_NAMES[m]: m for m in dr.MODELS}
+    for row in families["diffusers"]["classes"]:
+        m = by_class.get(row["class_name"])
+        code, text, err = run(a.rope, ["inspect", "--config", os.path.join(a.out, f"{m}.json")]) if m else (2, "", "")
+        layout = next((line for line in text.splitlines() if line.strip().startswith("layout")), "")
+        if code != 0 or f"layout                   {row['layout']}" not in layout:
+            failures.append(f"families.json {row['class_name']}: layout {row['layout']} not in rope inspect's: {layout}")
+        else:
+            print(f"families  {row['class_name']:32} {row['layout']}")
+    manifest_dir = os.path.join(a.out, "dumps")
+    cases = dr.write_dumps(manifest_dir)
+    for c in cases:
+        if c["name"] in WITHIN_TOLERANCE:
+            print(f"check     {c['name']:36} not asserted: {WITHIN_TOLERANCE[c['name']]}")
+            continue
+        d = os.path.join(manifest_dir, c["dir"])
+        before, after = os.path.join(d, "q.npy"), os.path.join(d, "q_rope.npy")
+        if c["rope_width"] != c["d"]:  # LTX: one rotation over all heads, [batch, seq, heads·d] as its processor
+            for name in ("q", "q_rope"):
+                x = np.load(os.path.join(d, f"{name}.npy"))
+                if c["layout"] == "bhsd":
+                    x = np.swapaxes(x, 1, 2)
+                np.save(os.path.join(d, f"{name}_flat.npy"),
+                        np.ascontiguousarray(x.reshape(x.shape[0], x.shape[1], 1, -1)))
+            before, after = os.path.join(d, "q_flat.npy"), os.path.join(d, "q_rope_flat.npy")
+        args = ["check", "--config", os.path.join(d, "config.json"), "--before", before, "--after", after,
+                "--axis-positions", os.path.join(d, "positions.csv")]
+        flat = c["rope_width"] != c["d"]
+        args += ["--axes", "batch,heads,seq,d" if c["layout"] == "bhsd" and not flat else "batch,seq,heads,d"]
+        if c["dtype"] == "bf16":  # bf16 values the port stores as float32
+            args += ["--dtype", "bf16"]
+        code, out, err = run(a.rope, args + ["--json"])
+        want = 0 if c["expect"] == "pass" else 1
+        named = (json.loads(out).get("diagnosis") or {}).get("matches") if code in (0, 1) and out.strip() else None
+        if code != want:
+            failures.append(f"check {c['name']}: exit {code}, expected {want}: {err.strip()[:300]}")
+        elif c["name"] in NAMED and named != NAMED[c["name"]]:
+            failures.append(f"check {c['name']}: named {named}, expected {NAMED[c['name']]}")
+        else:
+            print(f"check     {c['name']:36} exit {code}  {named or ''}")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

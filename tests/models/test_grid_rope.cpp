@@ -1,0 +1,125 @@
+// rope/models/grid_rope.hpp: the RoPE of diffusers' image and video transformers read from their config.json (by
+// _class_name), against tests/reference/diffusers_rope.py (NumPy ports of the diffusers modules at 58eb52c080): the
+// frequency of pairs 0, d/4 and d/2 − 1 and their axes (pair_table), and tokens 1 and n − 1 of the positions
+// (positions()) for each model's case (diffusers_rope.CASES; LTX and Cosmos at fps 24). The numbers below were printed
+// by the port (%.17g); the frequencies agree to 1e-15 relative (pow in double on both sides), the positions exactly
+// except LTX's fractions (1e-12: the product (f · (8/fps) · p_t / 20) is rounded once per factor on both sides).
+#include <cmath>
+#include <gtest/gtest.h>
+#include <optional>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/models/grid_rope.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
+
+namespace rope {
+namespace {
+
+struct GridCase {
+  const char* name;
+  const char* config;
+  std::array<long, 3> latent;
+  long text, reference_images;
+  std::optional<double> fps;
+  int pairs, middle;
+  double theta_first, theta_middle, theta_last;
+  int axis_first, axis_middle, axis_last;  // -1: a padding pair (θ 0)
+  std::size_t tokens;
+  std::vector<double> second, last;  // tokens 1 and n − 1
+};
+
+// clang-format off
+const GridCase kCases[] = {
+{"wan", R"({"_class_name": "WanTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 40, "patch_size": [1, 2, 2], "rope_max_seq_len": 1024})", {3, 4, 6}, 0, 0, std::nullopt, 64, 32, 1, 0.012451970847350332, 0.00015505157798326253, 0, 1, 2, 18, {0, 0, 1}, {2, 1, 2}},
+{"flux", R"({"_class_name": "FluxTransformer2DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 24, "patch_size": 1, "axes_dims_rope": [16, 56, 56]})", {1, 6, 4}, 2, 0, std::nullopt, 64, 32, 1, 0.00037275937203149417, 0.00013894954943731373, 0, 1, 2, 8, {0, 0, 0}, {0, 2, 1}},
+{"flux2", R"({"_class_name": "Flux2Transformer2DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 48, "patch_size": 1, "axes_dims_rope": [32, 32, 32, 32], "rope_theta": 2000.0})", {1, 4, 6}, 3, 1, std::nullopt, 64, 32, 1, 1, 0.0008040524490142266, 0, 2, 3, 15, {0, 0, 0, 1}, {10, 1, 2, 0}},
+{"qwenimage", R"({"_class_name": "QwenImageTransformer2DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 24, "patch_size": 2, "axes_dims_rope": [16, 56, 56]})", {1, 10, 6}, 3, 0, std::nullopt, 64, 32, 1, 0.00037275937203149417, 0.00013894954943731373, 0, 1, 2, 18, {3, 3, 3}, {0, 1, 0}},
+{"hunyuan", R"({"_class_name": "HunyuanVideoTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 24, "patch_size": 2, "patch_size_t": 1, "rope_theta": 256.0, "rope_axes_dim": [16, 56, 56]})", {3, 4, 6}, 2, 0, std::nullopt, 64, 32, 1, 0.0086256993255766617, 0.004761772086736232, 0, 1, 2, 20, {0, 0, 1}, {0, 0, 0}},
+{"ltx", R"({"_class_name": "LTXVideoTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 64, "num_attention_heads": 2, "patch_size": 1, "patch_size_t": 1})", {3, 2, 3}, 0, 0, std::optional<double>(24), 64, 32, 0, 157.07963267948966, 15707.963267948966, -1, 1, 2, 18, {-1, -1, -0.96875}, {-0.93333333333333335, -0.96875, -0.9375}},
+{"cosmos", R"({"_class_name": "CosmosTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 16, "patch_size": [1, 2, 2], "max_size": [128, 240, 240], "rope_scale": [1.0, 3.0, 3.0]})", {3, 4, 6}, 0, 0, std::optional<double>(24), 64, 32, 1, 0.0071891487206590865, 5.1683859327754177e-05, 0, 1, 2, 18, {0, 0, 1}, {2, 1, 2}},
+};
+// clang-format on
+
+class GridRopePort : public ::testing::TestWithParam<GridCase> {};
+
+TEST_P(GridRopePort, FrequenciesAxesAndPositionsAsThePort) {
+  const GridCase& c = GetParam();
+  const ModelConfig model = parse_model_config(c.config, std::string(c.name) + ".json");
+  ASSERT_TRUE(model.grid.has_value());
+  const RopeSpec spec = make_spec(model);
+  ASSERT_TRUE(spec.axes.has_value());
+  ASSERT_EQ(spec.params.inv_freq.size(), c.pairs);
+  const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-15 * std::max(1.0, std::abs(b)); };
+  EXPECT_TRUE(near(spec.params.inv_freq[0], c.theta_first)) << spec.params.inv_freq[0];
+  EXPECT_TRUE(near(spec.params.inv_freq[c.middle], c.theta_middle)) << spec.params.inv_freq[c.middle];
+  EXPECT_TRUE(near(spec.params.inv_freq[c.pairs - 1], c.theta_last)) << spec.params.inv_freq[c.pairs - 1];
+  const auto axis_of = [&](int j) {
+    return j < spec.axes->padding ? -1 : spec.axes->pair_axis[static_cast<std::size_t>(j)];
+  };
+  EXPECT_EQ(axis_of(0), c.axis_first);
+  EXPECT_EQ(axis_of(c.middle), c.axis_middle);
+  EXPECT_EQ(axis_of(c.pairs - 1), c.axis_last);
+  GridRequest r;
+  r.latent = c.latent;
+  r.text = c.text;
+  r.reference_images = c.reference_images;
+  r.fps = c.fps;
+  const GridPositions g = grid_positions(*model.grid, r);
+  ASSERT_EQ(g.tokens.size(), c.tokens);
+  for (std::size_t a = 0; a < c.second.size(); ++a) {
+    EXPECT_NEAR(g.tokens[1].p[a], c.second[a], 1e-12) << "axis " << a;
+    EXPECT_NEAR(g.tokens.back().p[a], c.last[a], 1e-12) << "axis " << a;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Diffusers, GridRopePort, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(GridRope, ClassNamesAndPresets) {
+  for (const char* name :
+       {"WanTransformer3DModel", "FluxTransformer2DModel", "Flux2Transformer2DModel", "QwenImageTransformer2DModel",
+        "HunyuanVideoTransformer3DModel", "LTXVideoTransformer3DModel", "CosmosTransformer3DModel"}) {
+    ASSERT_TRUE(grid_model_of_class(name).has_value()) << name;
+    EXPECT_EQ(class_name(*grid_model_of_class(name)), name);
+  }
+  EXPECT_FALSE(grid_model_of_class("UNet2DConditionModel").has_value());
+  for (const char* preset : {"wan2.1-t2v-14b", "wan2.1-t2v-1.3b", "flux.1-dev", "flux.2-dev", "qwen-image",
+                             "hunyuanvideo", "ltx-video", "cosmos-predict2-2b"}) {
+    const ModelConfig m = load_preset(preset);
+    ASSERT_TRUE(m.grid.has_value()) << preset;
+    EXPECT_NO_THROW(make_spec(m)) << preset;
+  }
+  // Wan at d 64 (the #12538 case): widths 24, 20, 20 (WanRotaryPosEmbed.__init__, transformer_wan.py:366-367).
+  const ModelConfig wan64 =
+      parse_model_config(R"({"_class_name": "WanTransformer3DModel", "attention_head_dim": 64})", "wan64.json");
+  EXPECT_EQ(wan64.grid->widths, (std::vector<int>{24, 20, 20}));
+  // LTX at 32 × 64: 341 frequencies per axis, one padding pair (2048 mod 6 = 2 channels).
+  const ModelConfig ltx = load_preset("ltx-video");
+  EXPECT_EQ(ltx.grid->head_dim, 2048);
+  EXPECT_EQ(ltx.grid->padding, 1);
+}
+
+TEST(GridRope, RefusesWhatThePipelineCannotBuild) {
+  const ModelConfig wan = load_preset("wan2.1-t2v-1.3b");
+  GridRequest odd;
+  odd.latent = {3, 5, 6};  // H = 5 is no multiple of the patch 2
+  EXPECT_THROW(grid_positions(*wan.grid, odd), InvalidArgument);
+  GridRequest text;
+  text.latent = {1, 4, 4};
+  text.text = 3;  // Wan's text is cross-attention
+  EXPECT_THROW(grid_positions(*wan.grid, text), InvalidArgument);
+  GridRequest huge;
+  huge.latent = {4096, 4096, 4096};
+  EXPECT_THROW(grid_positions(*wan.grid, huge), InvalidArgument);
+  EXPECT_THROW(parse_model_config(R"({"_class_name": "FluxTransformer2DModel", "axes_dims_rope": [16, 56]})", "x.json"),
+               InvalidArgument);
+  EXPECT_THROW(
+      parse_model_config(R"({"_class_name": "FluxTransformer2DModel", "axes_dims_rope": [16, 56, 58]})", "x.json"),
+      InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,65 @@
+"""diffusers' image and video transformers in Python (issue 79, docs/multi-axis.md §8): rope.Spec of a diffusers
+transformer/config.json (by its _class_name), rope.grid_positions against tests/reference/diffusers_rope.py (NumPy
+ports of the diffusers modules at 58eb52c080) and rope.check of the port's dumps: each passes as the source computes
+it, the named mistakes fail (base-10000 and axis-positions-scaled named)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rope
+
+REFERENCE = Path(__file__).resolve().parents[1] / "reference"
+sys.path.insert(0, str(REFERENCE))
+import diffusers_rope as dr  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dumps(tmp_path_factory):
+    out = tmp_path_factory.mktemp("diffusers")
+    subprocess.run([sys.executable, str(REFERENCE / "diffusers_rope.py"), str(out)], check=True)
+    return out, json.loads((out / "manifest.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("model", dr.MODELS)
+def test_grid_positions_as_the_port(tmp_path, model):
+    cfg = dr.config(model, **dr.DUMP_OVERRIDES.get(model, {}))
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(dr.diffusers_config(cfg)))
+    case = dr.CASES[model]
+    fps = 24 if model in ("ltx", "cosmos") else None
+    got = rope.grid_positions(rope.Spec(str(path)), case["latent_shape"], text=case.get("text", 0),
+                              reference_images=case.get("reference_images", 0), fps=fps)
+    want = dr.positions(cfg, case["latent_shape"], text=case.get("text", 0),
+                        reference_images=case.get("reference_images", 0), fps=fps)
+    assert got.dtype == np.float64 and got.shape == want.shape
+    assert np.abs(got - want).max() <= 1e-12
+
+
+NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_cosmos_fps16_f32": "axis-positions-scaled"}
+
+
+def test_dumps_pass_and_mistakes_fail(dumps):
+    out, cases = dumps
+    for case in cases:
+        if case["rope_width"] != case["d"] or case["layout"] != "bshd":
+            continue  # LTX's whole-vector dumps and the [b, h, s, d] ones: tests/cli/check_diffusers.py
+        if case["name"] == "mistake_wan_split_12538_d64_bf16":
+            continue  # the #12538 split stays within bf16's tolerance (C1) there (max ratio 0.51): check passes it
+        d = out / case["dir"]
+        spec = rope.Spec(str(d / "config.json"))
+        rows = (d / "positions.csv").read_text().split("\n")[1:]
+        positions = np.array([[float(v) for v in r.split(",")] for r in rows if r]).T  # [axes, seq]
+        report = rope.check(np.load(d / "q.npy"), np.load(d / "q_rope.npy"), positions, spec,
+                            dtype="bf16" if case["dtype"] == "bf16" else None, axes="batch,seq,heads,d")
+        assert report.passed == (case["expect"] == "pass"), (case["name"], report.diagnosis)
+        if case["name"] in NAMED:
+            assert report.data["diagnosis"]["matches"] == NAMED[case["name"]], report.diagnosis
+
+
+def test_grid_positions_refuses_another_model(tmp_path):
+    with pytest.raises(ValueError, match="no diffusers transformer"):
+        rope.grid_positions(rope.Spec("qwen2-vl-7b"), (1, 4, 4))
