@@ -64,6 +64,10 @@ Command add_check_command(CLI::App& app) {
                 "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
                 "place where HF de-interleaves it), which passes as equivalent by default");
   add_coefficients_option(*sub, *opt);
+  add_int_option(*sub, "--head-dim", opt->dumps.head_dim,
+                 "read a flat [tokens, heads·N] dump as [tokens, heads, N], as vLLM and SGLang view their rotary "
+                 "inputs (default: the config's head_dim where the dump's last axis is several heads of it)")
+      ->type_name("N");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
