@@ -119,6 +119,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_kernel.cpp
   rope/analysis/check/check_screen.cpp
   rope/analysis/check/check_sample.cpp
+  rope/analysis/check/check_ranks.cpp
   rope/analysis/check/position_offset.cpp
   rope/analysis/check/diff_run.cpp
   rope/analysis/calculators/decay.cpp
