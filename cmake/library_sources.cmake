@@ -184,6 +184,7 @@ set(ROPE_ANALYSIS_SOURCES
 set(ROPE_REPORT_SOURCES
   rope/report/tensor_list_report.cpp
   rope/report/check_layers_report.cpp
+  rope/report/check_ranks_report.cpp
   rope/report/cp_positions_report.cpp
   rope/report/apply_report.cpp
   rope/report/axes_value.cpp

@@ -102,4 +102,99 @@ std::vector<std::string> files_by_rank(const std::vector<std::string>& paths, lo
   return out;
 }
 
+bool CheckRanksRun::passed() const {
+  return std::all_of(ranks.begin(), ranks.end(), [](const CheckedRank& r) { return r.run.passed(); });
+}
+
+std::vector<long> CheckRanksRun::failing_ranks() const {
+  std::vector<long> out;
+  for (const CheckedRank& r : ranks) {
+    if (!r.run.passed()) out.push_back(r.rank);
+  }
+  return out;
+}
+
+namespace {
+
+std::string joined(const std::vector<long>& values) {
+  std::string out;
+  for (const long v : values) out += (out.empty() ? "" : ",") + std::to_string(v);
+  return out;
+}
+
+}  // namespace
+
+CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
+  CheckRanksRun out;
+  out.batch = request.batch;
+  const long cp = request.batch.cp_size;
+  if (static_cast<long>(request.files.size()) != cp ||
+      (!request.after_files.empty() && static_cast<long>(request.after_files.size()) != cp)) {
+    throw InvalidArgument(
+        error_msg("{0} {1}, but {2} files of ranks", option_name("cp_size"), cp, request.files.size()));
+  }
+  out.positions_from_files = !request.check.dumps.positions_tensor.empty();
+  // Every rank's positions of the batch, computed before any file is read (a batch the layout cannot split refused).
+  std::vector<CpPositions> positions;
+  if (!out.positions_from_files) {
+    for (long r = 0; r < cp; ++r) {
+      CpPositionsRequest one = request.batch;
+      one.cp_rank = r;
+      positions.push_back(cp_positions(one));
+    }
+  }
+  const auto check_at = [&](long rank, const CpPositions* at) {
+    CheckRequest one = request.check;
+    const auto k = static_cast<std::size_t>(rank);
+    one.dumps.before = request.files[k];
+    one.dumps.after = request.after_files.empty() ? request.files[k] : request.after_files[k];
+    if (at != nullptr) {
+      one.dumps.positions = joined(at->positions);
+      one.dumps.positions_tensor.clear();
+      if (at->local_starts.size() > 2) one.dumps.sequence_starts = joined(at->local_starts);
+    } else {
+      one.dumps.positions = "@" + request.files[k];
+    }
+    return run_check(one);
+  };
+  for (long r = 0; r < cp; ++r) {
+    const auto k = static_cast<std::size_t>(r);
+    CheckedRank c;
+    c.rank = r;
+    c.file = request.files[k];
+    c.after_file = request.after_files.empty() ? "" : request.after_files[k];
+    c.run = check_at(r, out.positions_from_files ? nullptr : &positions[k]);
+    const std::vector<double>& p = c.run.dumps.positions;
+    if (!p.empty()) {
+      c.first_position = *std::min_element(p.begin(), p.end());
+      c.last_position = *std::max_element(p.begin(), p.end());
+    }
+    // A failing rank that another rank's positions pass: it holds (or was rotated at) that rank's slice.
+    if (!c.run.passed() && !out.positions_from_files) {
+      long tried = 0;
+      for (long o = 0; o < cp && tried < kMaxOtherRanksTried && !c.matches_rank; ++o) {
+        const auto ko = static_cast<std::size_t>(o);
+        if (o == r || positions[ko].positions.size() != positions[k].positions.size()) continue;
+        ++tried;
+        if (check_at(r, &positions[ko]).passed()) c.matches_rank = o;
+      }
+      // Its own tokens split in another layout (a zigzag chunk taken as contiguous).
+      for (const CpLayout other : {CpLayout::Zigzag, CpLayout::Contiguous, CpLayout::RoundRobin}) {
+        if (c.matches_rank || c.matches_layout || other == request.batch.layout) continue;
+        CpPositionsRequest as = request.batch;
+        as.cp_rank = r, as.layout = other;
+        try {
+          const CpPositions p2 = cp_positions(as);
+          if (p2.positions.size() == positions[k].positions.size() && check_at(r, &p2).passed())
+            c.matches_layout = other;
+        } catch (const InvalidArgument&) {
+          // a batch this layout cannot split
+        }
+      }
+    }
+    out.ranks.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace rope
