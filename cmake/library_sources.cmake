@@ -121,6 +121,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_kernel.cpp
   rope/analysis/check/check_screen.cpp
   rope/analysis/check/check_sample.cpp
+  rope/analysis/check/check_ranks.cpp
   rope/analysis/check/position_offset.cpp
   rope/analysis/check/qk_pair.cpp
   rope/analysis/check/diff_run.cpp
@@ -186,6 +187,7 @@ set(ROPE_ANALYSIS_SOURCES
 set(ROPE_REPORT_SOURCES
   rope/report/tensor_list_report.cpp
   rope/report/check_layers_report.cpp
+  rope/report/check_ranks_report.cpp
   rope/report/cp_positions_report.cpp
   rope/report/apply_report.cpp
   rope/report/axes_value.cpp

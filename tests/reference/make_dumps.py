@@ -409,9 +409,15 @@ def examples(out):
     pq = np.random.default_rng(18).standard_normal((256, 1, D)).astype(np.float32)
     np.save(os.path.join(out, "packed_q.npy"), pq)
     files["packed_q_rope.npy"] = rotate(pq, np.concatenate([positions, positions]), theta, 1.0, "half", D, "f32")
+    # A flat rotary input as vLLM and SGLang hand it (docs/check.md): q [8 tokens, 4 heads · 16] at positions 0 … 7,
+    # each head rotated (half layout, base 10000) as their forward views it, query.view(num_tokens, -1, head_size).
+    fq = np.random.default_rng(80).standard_normal((8, 4, 16)).astype(np.float32)
+    np.save(os.path.join(out, "flat_q.npy"), fq.reshape(8, 64))
+    theta16, _ = inv_freq("default", 16, 10000.0)
+    files["flat_q_rope.npy"] = rotate(fq, np.arange(8), theta16, 1.0, "half", 16, "f32").reshape(8, 64)
     for name, x in files.items():
         np.save(os.path.join(out, name), x.astype("<f4"))
-    print(f"{len(files) + 7} files in {out}")
+    print(f"{len(files) + 8} files in {out}")
 
 
 def self_check():

@@ -1,6 +1,9 @@
 // rope check: is a dumped RoPE right? The dump against the reference of --model/--config/flags, under the
 // tolerance model (C1) of rope/analysis/check/check.hpp, with a diagnosis naming the known bug it matches.
 #include <CLI/CLI.hpp>
+#include <glob.h>
+
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -15,7 +18,9 @@
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/analysis/check/check_ranks.hpp"
 #include "rope/report/check_layers_report.hpp"
+#include "rope/report/check_ranks_report.hpp"
 #include "rope/report/check_report.hpp"
 
 namespace rope::cli {
@@ -44,6 +49,64 @@ static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
   return k;
 }
 
+/// The options of every rank's files checked in one run (--rank-files).
+struct RankOptions {
+  std::string files, before, after, rank_of, cp_layout = "zigzag";
+  long cp_size = 0;
+};
+
+/// The paths a glob names, sorted; none when it matches nothing.
+std::vector<std::string> glob_paths(const std::string& pattern) {
+  std::vector<std::string> out;
+  glob_t g{};
+  if (glob(pattern.c_str(), 0, nullptr, &g) == 0) {
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+  }
+  globfree(&g);
+  return out;
+}
+
+int run_check_ranks(const CheckOptions& opt, const RankOptions& ranks, std::ostream& out) {
+  if (!opt.dumps.before.empty() || !opt.dumps.after.empty()) {
+    throw InvalidArgument(error_msg("--rank-files names each rank's files: leave out --before and --after"));
+  }
+  if (!opt.keys.before.empty() || !opt.keys.after.empty() || opt.shift_map) {
+    throw InvalidArgument(error_msg("--rank-files checks one tensor per rank: leave out {0}",
+                                    opt.shift_map ? "--shift-map" : "--k-before and --k-after"));
+  }
+  if (ranks.cp_size < 1 || ranks.cp_size > kMaxCpSize) {
+    throw InvalidArgument(error_msg("--rank-files needs --cp-size, 1 … {0}", kMaxCpSize));
+  }
+  CheckRanksRequest r;
+  r.check = {opt.dumps, check_settings(opt), nullptr};
+  r.check.dumps.sequence_starts.clear();
+  const auto layout = parse_cp_layout(ranks.cp_layout);
+  if (!layout) {
+    throw InvalidArgument(error_msg("--cp-layout must be zigzag, round-robin or contiguous (got '{0}')",
+                                    escape_for_message(ranks.cp_layout)));
+  }
+  r.batch.layout = *layout;
+  r.batch.cp_size = ranks.cp_size;
+  if (opt.dumps.sequence_starts.empty() && opt.dumps.positions_tensor.empty()) {
+    throw InvalidArgument(error_msg("--rank-files needs the packed batch's --sequence-starts (or --positions-tensor)"));
+  }
+  for (const double v : parse_list_argument(opt.dumps.sequence_starts, "--sequence-starts")) {
+    if (!(v >= 0 && v <= static_cast<double>(kMaxCpTokens) && v == std::floor(v))) {
+      throw InvalidArgument(error_msg("--sequence-starts: {0} is not a token index in [0, {1}]", v, kMaxCpTokens));
+    }
+    r.batch.sequence_starts.push_back(static_cast<long>(v));
+  }
+  if (!ranks.files.empty()) {
+    r.files = files_by_rank(glob_paths(ranks.files), ranks.cp_size, ranks.rank_of, "rank_files");
+  } else {
+    r.files = files_by_rank(glob_paths(ranks.before), ranks.cp_size, ranks.rank_of, "rank_files_before");
+    r.after_files = files_by_rank(glob_paths(ranks.after), ranks.cp_size, ranks.rank_of, "rank_files_after");
+  }
+  const CheckRanksRun run = rope::run_check_ranks(r);
+  emit_report(out, run, {opt.json, opt.lang, opt.digits});
+  return run.passed() ? kOk : kVerifyFailed;
+}
+
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   CheckProgressBar progress(t);
@@ -59,10 +122,31 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
+  auto ranks = std::make_shared<RankOptions>();
   opt->scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
   CLI::App* sub =
       app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
   add_dump_options(*sub, opt->dumps, true);
+  sub->get_option("--before")->required(false);
+  sub->get_option("--after")->required(false);
+  sub->add_option(
+         "--rank-files", ranks->files,
+         "every rank's file of a context-parallel run, a glob ('dump/rank*.pt'), each holding both tensors: "
+         "one report, a row per rank (with --cp-size, --cp-layout and --sequence-starts, which then is the whole packed "
+         "batch's cu_seqlens, not a rank's own starts)")
+      ->type_name("GLOB");
+  sub->add_option("--rank-files-before", ranks->before,
+                  "every rank's file before RoPE, a glob (with --rank-files-after)")
+      ->type_name("GLOB");
+  sub->add_option("--rank-files-after", ranks->after, "every rank's file after RoPE, a glob, paired by rank")
+      ->type_name("GLOB");
+  sub->add_option("--rank-of", ranks->rank_of,
+                  "a regular expression whose one group is a file's rank (default: the number after 'rank' in the "
+                  "path, else the only number in the file's name)")
+      ->type_name("REGEX");
+  add_long_option(*sub, "--cp-size", ranks->cp_size, "the ranks the packed batch is split over (with --rank-files)");
+  sub->add_option("--cp-layout", ranks->cp_layout, "zigzag, round-robin or contiguous (with --rank-files)")
+      ->type_name("LAYOUT");
   add_base_option(*sub, opt->base);
   add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,
                     "the pair layout the dump should have (default: the model's, else half)", "LAYOUT");
@@ -110,12 +194,22 @@ Command add_check_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--k-before-tensor", opt->keys.before_tensor, "the tensor of --k-before's file")->type_name("NAME");
   sub->add_option("--k-after-tensor", opt->keys.after_tensor, "the tensor of --k-after's file")->type_name("NAME");
+  add_int_option(*sub, "--head-dim", opt->dumps.head_dim,
+                 "read a flat [tokens, heads·N] dump as [tokens, heads, N], as vLLM and SGLang view their rotary "
+                 "inputs (default: the config's head_dim where the dump's last axis is several heads of it)")
+      ->type_name("N");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
-  return {sub, [opt](std::ostream& out) { return run_check(*opt, out); }};
+  return {sub, [opt, ranks](std::ostream& out) {
+            if (!ranks->files.empty() || !ranks->before.empty() || !ranks->after.empty())
+              return run_check_ranks(*opt, *ranks, out);
+            if (opt->dumps.before.empty() || opt->dumps.after.empty())
+              throw InvalidArgument(error_msg("give --before and --after, or --rank-files"));
+            return run_check(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

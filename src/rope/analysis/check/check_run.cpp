@@ -335,6 +335,27 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   const std::vector<ShiftMapRow> map =
       shift_map ? read_shift_map_file(s.shift_map, option_name("shift_map") + " file") : std::vector<ShiftMapRow>{};
   LoadedDumps dumps = open_dumps(request.dumps);
+  run.nope = layers_without_rope(s.source, s.rope);
+  std::optional<Message> head_view_note;
+  if (request.dumps.head_dim == 0 && s.source.any() && !run.nope && dumps.axes == DumpAxes::SeqD) {
+    // A flat [tokens, heads·d] dump (vLLM's and SGLang's rotary inputs and outputs, query.view(num_tokens, -1,
+    // head_size)) with a config whose head is a part of it: read by the config's head_dim. A model whose RoPE runs
+    // over the whole inner dimension has that as its head_dim, and the dump is read whole: the config decides.
+    const ModelRope flat = resolve_for(s, dumps.after.d);
+    const int h = flat.spec.head_dim;
+    if (h > 1 && h < dumps.after.d && dumps.after.d % h == 0) {
+      DumpFiles viewed = request.dumps;
+      viewed.head_dim = h;
+      dumps = open_dumps(viewed);
+      head_view_note =
+          msg("the dump's last axis {0} is {1} heads of the config's head_dim {2}: read as [tokens, "
+              "heads, {2}], as vLLM and SGLang view a flat rotary input (query.view(num_tokens, -1, "
+              "head_size))",
+              h * (dumps.after.heads), dumps.after.heads, h);
+    } else {
+      model = flat;
+    }
+  }
   if (s.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
     std::fill(dumps.positions.begin(), dumps.positions.end(), s.shift);
     dumps.positions_text = format_number(s.shift);
@@ -364,7 +385,6 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   run.max_position = max_position;
   // A layer without RoPE (a layer type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
-  run.nope = layers_without_rope(s.source, s.rope);
   const auto& nope = run.nope;
   // The run's one resolution of the model: the expectation and every layer type's (try_layer_types) come from it.
   if (!nope && !model) model = resolve_for(s, dumps.after.d);
@@ -406,6 +426,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   }
   CheckReport report = check_source(source, 0, positions, e);
   if (cache_note) report.notes.push_back(*cache_note);
+  if (head_view_note) report.notes.insert(report.notes.begin(), *head_view_note);
   if (model) {  // settings this model's rope_type does not use: said, as rope frequencies says them
     if (const auto unused = longrope_rule_unused(*model, s.longrope)) report.notes.push_back(*unused);
     const RopeConfig& c = model->spec.config;
@@ -467,6 +488,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   } else {
     if (dumps.segments_are_rows) diagnose_rows(report, dumps.segments, segments, positions);
     diagnose_segment_offsets(report, segments, dumps.segments_are_rows);
+    if (!dumps.segments_are_rows) diagnose_cp_positions(report, source, 0, positions, dumps.segments);
   }
   if (progress != nullptr) progress->finish();
   drop_values(dumps);
@@ -627,6 +649,7 @@ CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource*
                      : SegmentChecks{};
   if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
   diagnose_segment_offsets(run.report, run.segments, pair.segments_are_rows);
+  if (!pair.segments_are_rows) diagnose_cp_positions(run.report, source, 0, positions, pair.segments);
   run.expected = std::move(expected);
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());

@@ -99,6 +99,22 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     after = whole(o.after, o.after_directory, read_after);
   }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
+  // A flat [tokens, heads·d] dump read by its head size (vLLM's and SGLang's rotary inputs and outputs): the same
+  // elements viewed [tokens, heads, d].
+  std::vector<long> view;
+  if (o.head_dim != 0 && (o.head_dim < 2 || o.head_dim % 2 != 0 || o.head_dim > kMaxDim)) {
+    throw InvalidArgument(error_msg("{0} {1}: a head has an even number of channels, 2 … {2}", option_name("head_dim"),
+                                    o.head_dim, kMaxDim));
+  }
+  if (o.head_dim > 0 && after.shape.size() == 2 && after.shape[1] != o.head_dim) {
+    if (after.shape[1] % o.head_dim != 0) {
+      throw InvalidArgument(error_msg("{0} {1} does not divide the last axis of the dump's shape {2}",
+                                      option_name("head_dim"), o.head_dim, shape_string(after.shape)));
+    }
+    view = {after.shape[0], after.shape[1] / o.head_dim, o.head_dim};
+    if (before.shape == after.shape) before.shape = view;
+    after.shape = view;
+  }
   // The positions as typed or read; the library arranges the dumps with them (analysis/dumps/dump_pair.hpp).
   DumpPairInput input;
   LoadedDumps l;
@@ -175,8 +191,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     if (l.positions_text.empty()) l.positions_text = option_name("sequence_starts") + " " + o.sequence_starts;
   }
   if (streamed)
-    l.stream =
-        std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, input.rows > 1);
+    l.stream = std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes,
+                                              input.rows > 1, view);
   if (pair.positions_assumed) {
     l.positions_text = fmt::format("0:{}", l.after.seq);
     l.positions_assumed = true;

@@ -34,6 +34,9 @@ struct DumpFiles {
   std::string after_tensor;          ///< --after-tensor NAME: the after file's (over tensor)
   std::string positions_tensor;      ///< --positions-tensor NAME: the positions file's
   bool bf16_bits = false;            ///< --bf16-bits
+  /// --head-dim N (rope check), or the config's head_dim: a flat [tokens, heads·N] dump read as [tokens, heads, N],
+  /// as vLLM and SGLang view their rotary inputs (query.view(num_tokens, -1, head_size)); 0: the shape's own d.
+  int head_dim = 0;
   /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
   bool one_dump = false;
   /// The files opened once by a run that reads several of their tensors (run_check_layers); empty: each is opened

@@ -20,13 +20,13 @@ bool little_endian() {
 
 }  // namespace
 
-StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows)
+StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows, std::vector<long> view)
     : before_(std::move(before)), after_(std::move(after)), rows_(rows) {
   if (before_.header().shape != after_.header().shape) {
     throw InvalidArgument(error_msg("the dumps before and after differ in shape: {0} against {1}",
                                     shape_string(before_.header().shape), shape_string(after_.header().shape)));
   }
-  file_ = dump_geometry(after_.header().shape, axes, after_.name(), &strides_);
+  file_ = dump_geometry(view.empty() ? after_.header().shape : view, axes, after_.name(), &strides_);
   file_.dtype = after_.header().dtype;
   geometry_ = rows_ ? rows_along_sequence(file_) : file_;
   // Read as stored when both files hold one type the kernel reads and a block is one run of each file.

@@ -28,7 +28,9 @@ class StreamSource final : public DumpSource {
  public:
   /// `axes`: the dumps' axes; `rows`: the batch rows laid end to end along the sequence axis (as
   /// rows_along_sequence, dump_positions.hpp). @throws InvalidArgument if the shapes differ or do not fit `axes`.
-  StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows);
+  /// `view`: the shape the files' tensors are read as (the same elements in C order: a flat [tokens, heads·d] as
+  /// [tokens, heads, d]); empty: their own.
+  StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows, std::vector<long> view = {});
 
   long seq() const override { return geometry_.seq; }
   long groups() const override { return geometry_.groups(); }

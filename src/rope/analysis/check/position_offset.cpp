@@ -23,8 +23,12 @@ struct OffsetPair {
 
 }  // namespace
 
-std::optional<long> measure_position_offset(const RopeExpectation& expected, const double* x, const double* y,
-                                            double position) {
+namespace {
+
+/// The integer δ with |δ| ≤ `largest_delta` that fits every pair of (P1) within kOffsetAngleTolerance, the one that
+/// misses least; δ = 0 only where `zero` allows it.
+std::optional<long> fit_offset(const RopeExpectation& expected, const double* x, const double* y, double position,
+                               double largest_delta, bool zero) {
   if (expected.rope.axes || expected.rope.axis_blocks) return std::nullopt;
   const int pairs = expected.rotary_dim() / 2;
   std::vector<std::complex<double>> xs, ys;
@@ -47,20 +51,27 @@ std::optional<long> measure_position_offset(const RopeExpectation& expected, con
   if (read.size() < 2) return std::nullopt;
   std::sort(read.begin(), read.end(), [](const OffsetPair& p, const OffsetPair& q) { return p.theta < q.theta; });
   const OffsetPair& lowest = read.front();
-  const long turns = static_cast<long>(std::min(std::ceil(kMaxOffsetSearched * lowest.theta / (2 * M_PI)),
-                                                static_cast<double>(kMaxOffsetCandidates / 2)));
+  const long turns = static_cast<long>(
+      std::min(std::ceil(largest_delta * lowest.theta / (2 * M_PI)), static_cast<double>(kMaxOffsetCandidates / 2)));
   std::optional<long> best;
   double best_miss = kOffsetAngleTolerance;
   for (long k = -turns; k <= turns; ++k) {
     double delta = (lowest.psi + 2 * M_PI * static_cast<double>(k)) / lowest.theta;
     for (const OffsetPair& p : read) delta += wrap_angle(p.psi - delta * p.theta) / p.theta;  // unwrapped upwards
     const double n = std::round(delta);
-    if (n == 0 || std::abs(n) > kMaxOffsetSearched) continue;
+    if ((n == 0 && !zero) || std::abs(n) > largest_delta) continue;
     double miss = 0;
     for (const OffsetPair& p : read) miss = std::max(miss, std::abs(wrap_angle(p.psi - n * p.theta)));
     if (miss < best_miss) best_miss = miss, best = static_cast<long>(n);
   }
   return best;
+}
+
+}  // namespace
+
+std::optional<long> measure_position_offset(const RopeExpectation& expected, const double* x, const double* y,
+                                            double position) {
+  return fit_offset(expected, x, y, position, kMaxOffsetSearched, false);
 }
 
 namespace {
@@ -245,7 +256,10 @@ void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, 
   for (const SegmentCheck& c : checks.listed) {
     if (c.passed()) continue;
     const CheckDiagnosis& own = c.report->diagnosis;
-    if (own.matches != VariantKind::PositionsOffset || own.found.empty()) return;
+    // One constant, confirmed over the whole segment: pieces of offsets, a context-parallel rank's positions or some
+    // heads' own offsets are no constant of the segment, and are not named as one.
+    if (own.matches != VariantKind::PositionsOffset || own.found.size() != 1 || own.found.front().first != "offset")
+      return;
     if (!first) first = own.found.front().second;
     shifts += fmt::format("{}{}: {:+}", shifts.empty() ? "" : ", ", c.index, own.found.front().second);
   }
@@ -263,6 +277,176 @@ void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, 
                           "(sequence: shift) {2}: those sequences' positions are offset (a sequence's start left "
                           "out?)",
                           checks.failing, checks.count, shifts);
+}
+
+namespace {
+
+/// The position at which the dump turned each vector of the range from `start` (the one given plus the δ of (P1) that
+/// fits, 0 included, |δ| ≤ `largest_delta`), read from the first of the first 4 groups whose vector gives it; nullopt
+/// when one index gives none.
+std::optional<std::vector<double>> dump_positions_read(const RopeExpectation& expected, const DumpSource& source,
+                                                       long start, const std::vector<AxisPosition>& positions,
+                                                       double largest_delta) {
+  std::vector<double> out(positions.size());
+  const long groups = std::min(source.groups(), 4L);
+  for (std::size_t s = 0; s < positions.size(); ++s) {
+    std::optional<long> delta;
+    for (long g = 0; g < groups && !delta; ++g) {
+      const auto [x, y] = source.vector_at(start + static_cast<long>(s), g);
+      delta = fit_offset(expected, x.data(), y.data(), positions[s][0], largest_delta, true);
+    }
+    if (!delta) return std::nullopt;
+    out[s] = positions[s][0] + static_cast<double>(*delta);
+  }
+  return out;
+}
+
+bool same_positions(const std::vector<long>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (static_cast<double>(a[i]) != b[i]) return false;
+  }
+  return true;
+}
+
+std::string starts_text(const std::vector<long>& starts) {
+  std::string out;
+  for (const long v : starts) out += (out.empty() ? "" : ",") + std::to_string(v);
+  return out;
+}
+
+}  // namespace
+
+void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long start,
+                           const std::vector<AxisPosition>& positions, const std::vector<DumpSegment>& segments) {
+  CheckDiagnosis& dg = report.diagnosis;
+  const auto n = static_cast<long>(positions.size());
+  if (report.comparison.passed() || report.expected.mode != CheckMode::Forward || n < kMinCpPositions ||
+      n > kMaxCpDiagnosedTokens || source.sampled() || positions.front().multi())
+    return;
+  // Packed sequences alone (one range's pieces are named by try_position_offset); a diagnosis other than of the
+  // positions stands, as does one constant offset (of the range or of each sequence). A rank named from the range's
+  // pieces is replaced: those pieces are not checked against the rank's own sequences (0 … n − 1 read as a contiguous
+  // rank 0 of the batch cut as one sequence, where a zigzag rank 1's positions are given).
+  if (segments.size() < 2) return;
+  if (dg.matches && *dg.matches != VariantKind::PositionsOffset && *dg.matches != VariantKind::PositionIdsIgnored &&
+      *dg.matches != VariantKind::CacheShort && *dg.matches != VariantKind::PositionsRestart)
+    return;
+  const auto named = [&](const char* key) {
+    return std::any_of(dg.found.begin(), dg.found.end(), [&](const auto& f) { return f.first == key; });
+  };
+  if (dg.matches == VariantKind::PositionsOffset && dg.found.size() == 1 && named("offset")) return;
+  std::vector<double> given(positions.size());
+  for (std::size_t i = 0; i < given.size(); ++i) given[i] = positions[i][0];
+  for (const double p : given) {
+    if (p != std::floor(p) || p < 0) return;
+  }
+  const std::optional<std::vector<double>> dump =
+      dump_positions_read(report.expected, source, start, positions, static_cast<double>(n * kMaxCpSizeTried));
+  if (!dump || *dump == given) return;
+  // The rank's own sequence starts (its local cu_seqlens), from the packed sequences given, or the range as one.
+  std::vector<long> local = {0};
+  for (std::size_t k = 1; k < segments.size(); ++k) local.push_back(segments[k].start);
+  local.push_back(n);
+  // The positions given restart at each sequence from 0 one by one: packed sequences, not a context-parallel rank.
+  bool restart_per_sequence = true;
+  for (std::size_t k = 0; k + 1 < local.size() && restart_per_sequence; ++k) {
+    for (long i = local[k]; i < local[k + 1]; ++i)
+      restart_per_sequence = restart_per_sequence && given[static_cast<std::size_t>(i)] == i - local[k];
+  }
+  std::vector<std::pair<std::string, double>> found;
+  Message says;
+  bool index_order = true;
+  for (long i = 0; i < n && index_order; ++i) index_order = (*dump)[static_cast<std::size_t>(i)] == i;
+  // The tokens numbered across the sequences where the positions given restart: position_ids ignored (its own row),
+  // which a contiguous split of the batch cut as one sequence would repeat.
+  if (index_order && restart_per_sequence) return;
+  if (index_order && !restart_per_sequence) {
+    found = {{"not_offset", 1.0}};
+    says =
+        msg("matches the positions 0 … {0}, the tokens' order on this rank, where a context-parallel rank's "
+            "positions are given: the positions were not offset per rank (each rank numbered its own tokens from "
+            "0 instead of taking its chunks' positions within their sequences)",
+            n - 1);
+  }
+  for (long cp = 2; found.empty() && cp <= kMaxCpSizeTried && n * cp <= kMaxCpDiagnosedTokens; ++cp) {
+    for (const CpLayout layout : {CpLayout::Zigzag, CpLayout::Contiguous, CpLayout::RoundRobin}) {
+      if (!found.empty()) break;
+      // The batch the ranks split: the rank's sequences each cp times as long (zigzag and contiguous give every rank
+      // the same share of each sequence), or the whole batch cut as one sequence.
+      std::vector<long> packed = local;
+      for (long& v : packed) v *= cp;
+      const std::vector<long> one = {0, n * cp};
+      const auto positions_of = [&](const std::vector<long>& cu, long rank) -> std::optional<CpPositions> {
+        if (rank < 0 || rank >= cp) return std::nullopt;
+        try {
+          return cp_positions({cu, cp, rank, layout});
+        } catch (const InvalidArgument&) {
+          return std::nullopt;  // a length the layout cannot split: not this size
+        }
+      };
+      // A rank is known by its first position: a·L/(2·cp) (zigzag), a·L/cp (contiguous), a (round-robin), L the
+      // length of its first sequence.
+      const auto rank_of = [&](double first, const std::vector<long>& cu) {
+        const long len = cu[1] - cu[0];
+        const long unit = layout == CpLayout::Zigzag ? len / (2 * cp) : layout == CpLayout::Contiguous ? len / cp : 1;
+        return unit < 1 ? -1L : static_cast<long>(first) / unit;
+      };
+      const bool packed_known = layout != CpLayout::RoundRobin && local.size() > 2;
+      const long a = packed_known ? rank_of(given[0], packed) : -1, b = packed_known ? rank_of((*dump)[0], packed) : -1;
+      if (packed_known && a != b) {
+        const std::optional<CpPositions> pa = positions_of(packed, a), pb = positions_of(packed, b);
+        if (pa && pb && same_positions(pa->positions, given) && same_positions(pb->positions, *dump)) {
+          found = {{"cp_size", static_cast<double>(cp)},
+                   {"cp_rank", static_cast<double>(b)},
+                   {"layout", static_cast<double>(static_cast<int>(layout))},
+                   {"given_rank", static_cast<double>(a)}};
+          says =
+              msg("matches context-parallel rank {0}'s positions ({1}, cp size {2}) where rank {3}'s are given: the "
+                  "dump holds another rank's slice of the sequence (give that rank's positions: rope positions {4})",
+                  b, std::string(to_string(layout)), cp, a,
+                  fmt::format("{} {} {} {} {} {} {} {}", option_name("sequence_starts"), starts_text(packed),
+                              option_name("cp_size"), cp, option_name("cp_rank"), b, option_name("cp_layout"),
+                              to_string(layout)));
+          break;
+        }
+      }
+      const long c = rank_of((*dump)[0], one);
+      const std::optional<CpPositions> whole = positions_of(one, c);
+      if (!whole || !same_positions(whole->positions, *dump)) continue;
+      // The rank's own positions are those given, where the batch they were split from is known.
+      if (packed_known) {
+        const std::optional<CpPositions> own = positions_of(packed, c);
+        if (!own || !same_positions(own->positions, given)) continue;
+      }
+      found = {{"cp_size", static_cast<double>(cp)},
+               {"cp_rank", static_cast<double>(c)},
+               {"layout", static_cast<double>(static_cast<int>(layout))},
+               {"one_sequence", 1.0}};
+      says =
+          msg("matches context-parallel rank {0}'s positions with the packed batch cut as one sequence ({1}, cp "
+              "size {2}), where the positions given restart at each sequence: the batch was split without its "
+              "sequence starts (position_ids of the packed sequences ignored for this rank)",
+              c, std::string(to_string(layout)), cp);
+    }
+  }
+  if (found.empty()) return;
+  // Confirmed: the whole range passes at the positions read.
+  std::vector<AxisPosition> read = positions;
+  for (std::size_t i = 0; i < read.size(); ++i) read[i].value[0] = (*dump)[i];
+  Variant expected;
+  expected.kind = VariantKind::Expected, expected.spec = report.expected;
+  const DumpComparison c = source.compare(start, read, {expected}).front();
+  if (!c.passed()) return;
+  report.variants.emplace_back(VariantKind::PositionsOffset, c);
+  dg.matches = VariantKind::PositionsOffset;
+  dg.found = std::move(found);
+  dg.closest.reset();
+  dg.closest_explained = 0;
+  dg.departure.reset();
+  dg.correct_until.reset();
+  dg.restarts.clear();
+  dg.message = std::move(says);
 }
 
 }  // namespace rope

@@ -56,4 +56,21 @@ void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
 /// first one's.
 void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, bool rows);
 
+/// Largest range (tokens) whose positions diagnose_cp_positions reads, and largest packed batch (the rank's tokens
+/// times the cp size) it splits: one fit of (P1) per token, one split per size and layout tried.
+inline constexpr long kMaxCpDiagnosedTokens = 1L << 16;
+
+/// A failing range of packed sequences (`segments`, two or more) whose every vector is turned at a context-parallel
+/// rank's positions other than those given (a
+/// rank's positions from the dump, (P1) at every index with |δ| ≤ 64·n, confirmed by comparing the whole range at
+/// them): the positions 0 … n − 1 where a rank's are given (found "not_offset": positions not offset per rank),
+/// another rank's of the same packed batch (found "cp_size", "cp_rank", "given_rank", "layout"; the batch is the
+/// rank's sequences `segments` each cp times as long, zigzag or contiguous), or the rank's own of the packed batch cut
+/// as one sequence (found "one_sequence"). Replaces a diagnosis of the positions (none, pieces of offsets, position_ids
+/// ignored, a short cache, a restart, a rank named from pieces), never one constant offset or another kind; tokens
+/// numbered across sequences whose positions restart stay position_ids ignored. Nothing for multi-axis positions, a
+/// sample, or more than kMaxCpDiagnosedTokens tokens.
+void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long start,
+                           const std::vector<AxisPosition>& positions, const std::vector<DumpSegment>& segments);
+
 }  // namespace rope

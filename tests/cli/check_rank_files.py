@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""`rope check --rank-files` (issue 80 item 1): torch.save dumps of the 4 ranks of a packed batch of 3 sequences
+(0, 8, 16, 32), zigzag and round-robin, written by tests/reference/cp_rank_dumps.py from tests/reference/
+cp_positions.py's independent ports of the splits, one rank planted with each mistake; one command names the failing
+ranks and each mistake: positions not offset per rank (found not_offset), another rank's positions ("rank 2 matches
+rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Bad inputs exit 2
+with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that does not match.
+
+Usage: check_rank_files.py --rope PATH --out DIR   (needs PyTorch: torch.save writes the dumps)
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
+import cp_rank_dumps  # noqa: E402
+
+CU = [0, 8, 16, 32]
+CASES = [  # layout, planted, failing ranks, per rank: what the report must say
+    ("zigzag", {1: "not-offset", 2: "other-rank:1", 3: "contiguous"}, [1, 2, 3],
+     {1: ("found", "not_offset", 1.0), 2: ("matches_rank", 1), 3: ("matches_layout", "contiguous")}),
+    ("round-robin", {0: "not-offset", 2: "other-rank:1"}, [0, 2],
+     {0: ("found", "not_offset", 1.0), 2: ("matches_rank", 1)}),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rope", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    failures = []
+    common = ["check", "--before-tensor", "q", "--after-tensor", "q_rope", "--sequence-starts",
+              ",".join(map(str, CU)), "--layout", "half"]
+    for layout, planted, failing, says in CASES:
+        d = os.path.join(a.out, layout)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        cp_rank_dumps.write(d, layout, CU, 4, planted)
+        r = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
+                                                "--cp-layout", layout, "--json"], capture_output=True, text=True)
+        if r.returncode != 1:
+            failures.append(f"{layout}: exit {r.returncode}, expected 1: {r.stderr.strip()}")
+            continue
+        rep = json.loads(r.stdout)
+        if rep["failing_ranks"] != failing or rep["passed"]:
+            failures.append(f"{layout}: failing ranks {rep['failing_ranks']}, expected {failing}")
+        for rank, what in says.items():
+            one = rep["ranks"][rank]
+            if one["rank"] != rank or not one["file"].endswith(f"rank{rank}.pt"):
+                failures.append(f"{layout}: row {rank} is rank {one['rank']} of {one['file']}")
+            got = (one["diagnosis"] or {}).get("found", {}).get(what[1]) if what[0] == "found" else one.get(what[0])
+            want = what[2] if what[0] == "found" else what[1]
+            if got != want:
+                failures.append(f"{layout} rank {rank}: {what[0]} {got}, expected {want}")
+        text = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
+                                                   "--cp-layout", layout], capture_output=True, text=True).stdout
+        if "rank 2 matches rank 1's positions" not in text:
+            failures.append(f"{layout}: the text does not name rank 2's match: {text}")
+    # Bad inputs: one line, exit 2.
+    z = os.path.join(a.out, "zigzag")
+    dup = os.path.join(a.out, "dup")
+    shutil.rmtree(dup, ignore_errors=True)
+    os.makedirs(os.path.join(dup, "again"))
+    os.makedirs(os.path.join(dup, "all"))
+    for k in range(4):
+        shutil.copy(os.path.join(z, f"rank{k}.pt"), os.path.join(dup, "all"))
+    shutil.copy(os.path.join(z, "rank0.pt"), os.path.join(dup, "again", "rank0.pt"))
+    bad = [
+        ("a rank missing", os.path.join(z, "rank[0-2].pt"), "4", "no file of rank 3"),
+        ("two files of one rank", os.path.join(dup, "*", "rank*.pt"), "4", "two files of rank 0"),
+        ("a glob matching nothing", os.path.join(z, "nothing*.pt"), "4", "matches no file"),
+        ("cp size smaller", os.path.join(z, "rank*.pt"), "3", "beyond --cp-size 3"),
+    ]
+    for name, glob, cp, words in bad:
+        r = subprocess.run([a.rope] + common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"],
+                           capture_output=True, text=True)
+        if r.returncode != 2 or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
+            failures.append(f"{name}: exit {r.returncode}, stderr {r.stderr!r}")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(CASES) + len(bad)} cases, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
