@@ -54,7 +54,7 @@ WINDOW = (1600, 1800)
 STATES = [  # values, as the commands spell them (issue 68: the address holds values, not slider positions)
     "",  # the lesson's example: d = 8, base 10000, m = 2, n = 5, context 4096, 8 tokens, C = 100
     "d=16&base=500000&layout=half&m=100&n=1000&pair=3&context=1024&tokens=12&shift=1000&causal=1",
-    "scaling=yarn&factor=4&L0=64&m=30&n=7",
+    "scaling=yarn&factor=4&L0=64&m=30&n=7&grid_model=qwen3-vl-8b&grid_frames=3&grid_rows=4&grid_columns=6",
     "d=32&scaling=yarn&factor=8&L0=1024&yarn_variant=telechat3&m=700&n=9&context=16384",  # vLLM telechat3_scaling_rope.py
     "d=16&scaling=yarn&factor=16&L0=256&yarn_variant=grok-theta-scale&m=40&n=3",  # vLLM grok1_scaling_rope.py
     "d=16&base=500000&scaling=llama3&factor=8&L0=8192&m=5000&n=2&context=8192",
@@ -143,7 +143,7 @@ def printed(pattern, out, command, where):
     return m.group(1)
 
 
-COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache"]
+COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache", "axes"]
 
 
 def commands(dom, where):
@@ -184,9 +184,30 @@ def check_cache(exe, dom, cmd, where):
     same("pair 0's gpt-oss column", dom.ids["partners-width"][1], "0", where)
 
 
+# Which of `rope sections`' maps each model of panel 8 uses (its config: Qwen2-VL's mrope_section chunked,
+# Qwen3-VL's "mrope_interleaved": true; docs/multi-axis.md (A2), (A3)).
+MODEL_MAP = {"qwen2-vl-7b": "chunked", "qwen3-vl-8b": "interleaved"}
+
+
+def check_axes(exe, dom, cmd, where):
+    """Panel 8: the pairs that turn two patches of one row apart are as many as `rope sections`' w pairs of the
+    model's map, and of as many pairs in all."""
+    model = re.search(r"--model (\S+)", cmd["axes"]).group(1)
+    rows = list(csv.DictReader(io.StringIO(rope(exe, re.sub(r" --lang zh", "", cmd["axes"]), "--csv", "-"))))
+    w = sum(1 for r in rows if r[MODEL_MAP[model]] == "w")
+    sentence = dom.ids.get("grid-sentence", [""])[0]
+    m = re.search(r"(\d+) of (\d+) pairs|(\d+) 对中有 (\d+) 对", sentence)
+    if not m:
+        sys.exit(f"{where}: panel 8 says {sentence!r}")
+    differing, pairs = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(4)), int(m.group(3)))
+    if (differing, pairs) != (w, len(rows)) or ("exactly the w pairs" not in sentence and "恰好是那些 w 对" not in sentence):
+        sys.exit(f"{where}: panel 8 says {sentence!r}; {cmd['axes']} has {w} w pairs of {len(rows)}")
+
+
 def check_state(exe, dom, where):
     cmd = commands(dom, where)
     check_cache(exe, dom, cmd, where)
+    check_axes(exe, dom, cmd, where)
     freq, matrix, decay, wave = cmd["pairs"], cmd["matrix"], cmd["decay"], cmd["wavelengths"]
     att_rope, att_sinusoidal = cmd["att-rope"], cmd["att-sinusoidal"]
     check_pair(exe, dom, cmd, where)
@@ -343,7 +364,7 @@ def check_values(page, profile):
 
 def check_presenter(page, profile):
     """Presenter mode (issues 51 and 68): the key P shows one panel full screen, Space and Backspace step through
-    the panels, and the address keeps the panel. On each of the seven panels, at 1920×1080 and 1280×720, in both
+    the panels, and the address keeps the panel. On each of the eight panels, at 1920×1080 and 1280×720, in both
     languages and at d = 128 under YaRN (the widest table, a ≠ 1): no element of the panel (figure, numbers,
     sentences, command) and no control lies outside the window, and no control outside the controls' column (the
     page measures each as Chromium draws it, body[data-outside]); at 1920×1080 the smallest text drawn (SVG text
@@ -351,7 +372,7 @@ def check_presenter(page, profile):
     sizes = []
     for window in ((1920, 1080), (1280, 720)):
         for lang in ("en", "zh"):
-            for k in range(1, 8):
+            for k in range(1, 9):
                 dom = Dom()
                 url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}"
                 dumped = headless.chromium(url, window, profile, "--dump-dom")
