@@ -293,7 +293,8 @@ def check_address(page, profile):
         sys.exit(f"the page wrote no address for its state (#state: {link and link.group(1)!r})")
     address = html.unescape(link.group(1))
     for part in ("lang=zh", "d=10", "n=7", "m=3", "base=50000", "layout=half", "scaling=ntk", "factor=3", "causal=1",
-                 "pair=2", "context=4096", "shift=100"):
+                 "pair=2", "context=4096", "shift=100", "grid_model=qwen2-vl-7b", "grid_frames=2", "grid_rows=3",
+                 "grid_columns=4"):
         if part not in address.split("#", 1)[1].split("&"):
             sys.exit(f"the address {address!r} does not hold {part}")
     again = Dom()
@@ -303,7 +304,7 @@ def check_address(page, profile):
             same(f"#{i} reopened at {address}", again.ids.get(i), first.ids[i], "address")
     cmds = commands(first, "address")
     same("copy every command", first.ids["all-commands"][0].strip(), "\n".join(cmds[c] for c in (
-        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache")), "address")
+        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache", "axes")), "address")
     if "--lang zh" not in cmds["plane"]:
         sys.exit("the key L switched to Chinese but the commands are not --lang zh")
     print(f"the address holds the state: {address}")
