@@ -3,9 +3,9 @@
 /// that take the page's settings (d, base, positions m and n, layout, scaling method and factor, context,
 /// tokens, shift, the page's language) and return the report values of the commands the page names beside its
 /// panels, converted by to_val (the twin of apps/python's to_python): `rope frequencies`, `wavelengths`,
-/// `explain`, `matrix`, `decay`, `attention` and `layouts --cache`. Each answer is a report::Value tree:
-/// `value`, the command's report value (what its --json prints); where the command's value does not hold what
-/// the panel draws (the full decay grid: its CSV; the rotated pair, the attention weights, the cos/sin cache:
+/// `explain`, `matrix`, `decay`, `attention`, `layouts --cache` and `sections` (panel 8). Each answer is a
+/// report::Value tree: `value`, the command's report value (what its --json prints); where the command's value does not
+/// hold what the panel draws (the full decay grid: its CSV; the rotated pair, the attention weights, the cos/sin cache:
 /// its figure's data), those numbers beside it; and the library's sentences in the page's language.
 /// The page formats no number: each answer comes with every number in the library's spellings, `exact`
 /// (format_number: every digit, as the CSV and JSON print it) and `shown` (the panel's report's own:

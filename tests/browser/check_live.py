@@ -402,7 +402,7 @@ def check_presenter(page, profile):
                                                "--dump-dom")
         dom.feed(dumped)
         notes = [i for i in dom.ids if i.startswith("notes-")]
-        if len(notes) != 7 or not all(dom.ids[i][0].startswith(words) for i in notes):
+        if len(notes) != 8 or not all(dom.ids[i][0].startswith(words) for i in notes):
             sys.exit(f"speaker notes ({lang}): {[(i, dom.ids[i][0][:20]) for i in notes]}")
         if not re.search(r'<body[^>]*class="[^"]*\bnotes\b', dumped):
             sys.exit(f"speaker notes ({lang}): the key N did not show them")
