@@ -129,6 +129,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/teaching/decay_run.cpp
   rope/analysis/teaching/decay_xpos_run.cpp
   rope/analysis/teaching/sections_run.cpp
+  rope/analysis/teaching/axes_grid.cpp
   rope/analysis/teaching/positions_run.cpp
   rope/analysis/teaching/encodings_run.cpp
   rope/analysis/teaching/attention_run.cpp
@@ -209,6 +210,7 @@ set(ROPE_REPORT_SOURCES
   rope/report/decay_report.cpp
   rope/report/decay_xpos_report.cpp
   rope/report/sections_report.cpp
+  rope/report/axes_grid_report.cpp
   rope/report/positions_report.cpp
   rope/report/encodings_report.cpp
   rope/report/attention_report.cpp

@@ -23,6 +23,11 @@ function tr(id, ...values) {
 const N_ = (id) => id;
 const PAGE_TEXT = [
   N_("⋮ {0} pairs"),
+  N_("8. a latent grid: which pair reads which axis"), N_("model (panel 8)"), N_("frames"), N_("rows"),
+  N_("columns"),
+  N_("A text token is one position on every axis; a patch has a frame, a row and a column. Click a patch: its right neighbour differs in w alone, so only the w pairs (green) turn them apart."),
+  N_("Say: every pair of the head reads one axis; two patches of one row differ in the column alone. Point at: the marked pairs, all green. Then switch the model: Qwen2-VL's w pairs are one slow block, Qwen3-VL's every third pair from fast to slow."),
+  N_("frame {0}"), N_("the angle differs"),
   N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
@@ -99,6 +104,8 @@ const LIBRARY_TEXT = [
   N_("invariant: rounding only"), N_("CHANGED beyond rounding (a bug)"), N_("unchanged for these q, k"),
   N_("changed: leaks absolute position"), N_("changed, by design: seq_len {0} → {1}"),
   N_("changed, by design: s(p) {0} → {1}"),
+  N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, exactly the w pairs"),
+  N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, not only the w pairs"),
 ];
 
 // Choices a slider steps through: keyboard arrows move one choice, so a class sees round values.
@@ -126,6 +133,10 @@ const controls = {
   tokens: () => Number($("tokens").value),
   shift: () => SHIFTS[Number($("shift").value)],
   causal: () => $("causal").checked,
+  grid_model: () => $("grid_model").value,
+  grid_frames: () => Number($("grid_frames").value),
+  grid_rows: () => Number($("grid_rows").value),
+  grid_columns: () => Number($("grid_columns").value),
 };
 
 function settings() {
@@ -611,6 +622,7 @@ function update() {
   drawAttention(s, att);
   table(s, f, w);
   drawCache(s, cache);
+  drawGrid(s);
   const cmd = commands(s, f);
   for (const [id, text] of Object.entries(cmd)) putCommand($(`cmd-${id}`), text);
   put("all-commands", Object.values(cmd).join("\n"));
@@ -641,6 +653,7 @@ function commands(s, f) {
     "att-sinusoidal": `${att} --encoding sinusoidal${zh}`,
     pairs: `rope frequencies ${db}${scale}${zh}`,
     cache: `rope layouts ${db}${scale} --cache --png cache.png${zh}`,
+    axes: `rope sections --model ${s.grid_model}${zh}`,
   };
 }
 
@@ -703,6 +716,7 @@ function present(on, panel) {
   document.body.classList.toggle("presenting", on);
   panels.forEach((p, k) => p.classList.toggle("shown", k === shown));
   document.body.dataset.panel = on ? String(shown + 1) : "";
+  document.body.classList.toggle("grid-shown", on && panels[shown] && panels[shown].querySelector("#grid") !== null);
   if (computing) update();  // the table shows its point rows in presenter mode, every row outside it
   else measure();
 }
@@ -928,6 +942,71 @@ function fromAddress(hash) {
   addressNotes = notes;
   update();  // the commands in the address's language
 }
+// Panel 8 (Part 9 of docs/classroom.md): a latent grid of frames × rows × columns, one patch (a click chooses it)
+// and its right neighbour, and the head's pairs coloured by the axis each reads, the pairs whose angles differ
+// between the two patches marked by a black bar under them. The library computes it all (rope.axes_grid: analysis/teaching/axes_grid.hpp);
+// the page draws it. The colours are those of `rope sections`' figure: t blue, h orange, w green.
+const AXIS_COLOURS = {t: "#0072b2", h: "#d55e00", w: "#009e73", e: "#777777"};
+let gridPatch = [0, 0, 0];
+function drawGrid(s) {
+  const svg = $("grid");
+  clear(svg);
+  gridPatch = [Math.min(gridPatch[0], s.grid_frames - 1), Math.min(gridPatch[1], s.grid_rows - 1),
+               Math.min(gridPatch[2], s.grid_columns - 2)];
+  const g = rope.axes_grid({...s, grid_frame: gridPatch[0], grid_row: gridPatch[1], grid_column: gridPatch[2]});
+  if (g.error !== undefined) {
+    $("grid-sentence").textContent = tr("rope: {0}", lang === "zh" ? g.error_zh : g.error);
+    return;
+  }
+  const v = g.value;
+  $("grid-sentence").textContent = g.sentence;
+  // The frames side by side, each a block of rows × columns cells.
+  const gap = 24, top = 40, width = 540, height = 200;
+  const cell = Math.min((width - gap * (v.frames - 1)) / (v.frames * v.columns), height / v.rows);
+  const blockW = cell * v.columns, left = 20 + (width - v.frames * blockW - gap * (v.frames - 1)) / 2;
+  for (let f = 0; f < v.frames; ++f) {
+    const x0 = left + f * (blockW + gap);
+    el(svg, "text", {x: x0 + blockW / 2, y: top - 10, "text-anchor": "middle", "font-size": 20}, tr("frame {0}", f));
+    for (let r = 0; r < v.rows; ++r) {
+      for (let c = 0; c < v.columns; ++c) {
+        const first = f === v.first[0] && r === v.first[1] && c === v.first[2];
+        const second = f === v.second[0] && r === v.second[1] && c === v.second[2];
+        const rect = el(svg, "rect", {x: x0 + c * cell + 1, y: top + r * cell + 1, width: cell - 2, height: cell - 2,
+          class: "cell", fill: first || second ? "#fff3c4" : "#f2f2f2",
+          stroke: first ? BLUE : second ? ORANGE : "#bbb", "stroke-width": first || second ? 4 : 1});
+        rect.addEventListener("click", () => {
+          if (c + 1 < v.columns) {
+            gridPatch = [f, r, c];
+            update();
+          }
+        });
+        if (cell >= 40) {
+          el(svg, "text", {x: x0 + (c + 0.5) * cell, y: top + (r + 0.5) * cell + 7, "text-anchor": "middle",
+            "font-size": 20, "pointer-events": "none"}, `${r},${c}`);
+        }
+      }
+    }
+  }
+  // The pairs, one square each, coloured by axis; a black bar under a pair whose angle differs between the two patches.
+  const n = v.axes.length, y0 = top + v.rows * cell + 50, pw = 540 / n;
+  const differing = new Set(v.differing);
+  for (let j = 0; j < n; ++j) {
+    const a = v.axes[j];
+    el(svg, "rect", {x: 20 + j * pw, y: y0, width: Math.max(1, pw - 1), height: 36, fill: AXIS_COLOURS[a] || GREY});
+    if (differing.has(j)) el(svg, "rect", {x: 20 + j * pw, y: y0 + 42, width: Math.max(1, pw - 1), height: 14, fill: "#000"});
+  }
+  el(svg, "text", {x: 20, y: y0 - 10, "font-size": 20}, "j = 0");
+  el(svg, "text", {x: 560, y: y0 - 10, "text-anchor": "end", "font-size": 20}, `${n - 1}`);
+  let x = 20;
+  for (const a of ["t", "h", "w"]) {
+    el(svg, "rect", {x, y: y0 + 80, width: 20, height: 20, fill: AXIS_COLOURS[a]});
+    el(svg, "text", {x: x + 28, y: y0 + 97, "font-size": 20}, `${a}: ${v.per_axis[a]}`);
+    x += 120;
+  }
+  el(svg, "rect", {x: 20, y: y0 + 119, width: 20, height: 14, fill: "#000"});
+  el(svg, "text", {x: 48, y: y0 + 133, "font-size": 20}, tr("the angle differs"));
+}
+
 const opened = location.hash;  // read before the first update writes the defaults there
 translate();
 update();

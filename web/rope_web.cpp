@@ -3,9 +3,9 @@
 /// that take the page's settings (d, base, positions m and n, layout, scaling method and factor, context,
 /// tokens, shift, the page's language) and return the report values of the commands the page names beside its
 /// panels, converted by to_val (the twin of apps/python's to_python): `rope frequencies`, `wavelengths`,
-/// `explain`, `matrix`, `decay`, `attention` and `layouts --cache`. Each answer is a report::Value tree:
-/// `value`, the command's report value (what its --json prints); where the command's value does not hold what
-/// the panel draws (the full decay grid: its CSV; the rotated pair, the attention weights, the cos/sin cache:
+/// `explain`, `matrix`, `decay`, `attention`, `layouts --cache` and `sections` (panel 8). Each answer is a
+/// report::Value tree: `value`, the command's report value (what its --json prints); where the command's value does not
+/// hold what the panel draws (the full decay grid: its CSV; the rotated pair, the attention weights, the cos/sin cache:
 /// its figure's data), those numbers beside it; and the library's sentences in the page's language.
 /// The page formats no number: each answer comes with every number in the library's spellings, `exact`
 /// (format_number: every digit, as the CSV and JSON print it) and `shown` (the panel's report's own:
@@ -29,6 +29,7 @@
 #include "rope/analysis/calculators/decay.hpp"
 #include "rope/analysis/teaching/attention.hpp"
 #include "rope/analysis/teaching/attention_run.hpp"
+#include "rope/analysis/teaching/axes_grid.hpp"
 #include "rope/analysis/teaching/decay_run.hpp"
 #include "rope/analysis/teaching/explain_run.hpp"
 #include "rope/analysis/teaching/frequency_table.hpp"
@@ -42,6 +43,7 @@
 #include "rope/models/rope_spec.hpp"
 #include "rope/plot/ticks.hpp"
 #include "rope/report/attention_report.hpp"
+#include "rope/report/axes_grid_report.hpp"
 #include "rope/report/decay_report.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/explain_report.hpp"
@@ -406,6 +408,26 @@ val attention(val p) {
   });
 }
 
+/// Part 9's latent grid (analysis/teaching/axes_grid.hpp): the preset `grid_model`'s axis map (resolved as
+/// `rope sections --model` resolves it), a grid of grid_frames × grid_rows × grid_columns patches and the patch
+/// (grid_frame, grid_row, grid_column) with its right neighbour: the value (every pair's axis, both patches'
+/// angles, the pairs that differ) and the part's sentence in the page's language.
+val axes_grid(val p) {
+  return guarded([&] {
+    rope::AxesGridRequest request;
+    request.rope = rope::resolve_model_rope({p["grid_model"].as<std::string>(), ""}, {});
+    request.frames = integer(p, "grid_frames");
+    request.rows = integer(p, "grid_rows");
+    request.columns = integer(p, "grid_columns");
+    request.patch = {integer(p, "grid_frame"), integer(p, "grid_row"), integer(p, "grid_column")};
+    const rope::AxesGridRun run = rope::run_axes_grid(request);
+    rope::Value o = rope::Value::object();
+    o["value"] = rope::axes_grid_value(run);
+    o["sentence"] = rope::axes_grid_sentence(run).in(language(p));
+    return to_val(o);
+  });
+}
+
 /// A figure's tick label as rope's figures write it (plot/ticks.hpp): "5", "0.25", "10^5".
 std::string tick_label(double x) { return rope::plot::tick_label(x); }
 
@@ -420,5 +442,6 @@ EMSCRIPTEN_BINDINGS(rope_web) {
   emscripten::function("decay", &decay);
   emscripten::function("attention", &attention);
   emscripten::function("cache", &cache);
+  emscripten::function("axes_grid", &axes_grid);
   emscripten::function("tick_label", &tick_label);
 }

@@ -54,7 +54,7 @@ WINDOW = (1600, 1800)
 STATES = [  # values, as the commands spell them (issue 68: the address holds values, not slider positions)
     "",  # the lesson's example: d = 8, base 10000, m = 2, n = 5, context 4096, 8 tokens, C = 100
     "d=16&base=500000&layout=half&m=100&n=1000&pair=3&context=1024&tokens=12&shift=1000&causal=1",
-    "scaling=yarn&factor=4&L0=64&m=30&n=7",
+    "scaling=yarn&factor=4&L0=64&m=30&n=7&grid_model=qwen3-vl-8b&grid_frames=3&grid_rows=4&grid_columns=6",
     "d=32&scaling=yarn&factor=8&L0=1024&yarn_variant=telechat3&m=700&n=9&context=16384",  # vLLM telechat3_scaling_rope.py
     "d=16&scaling=yarn&factor=16&L0=256&yarn_variant=grok-theta-scale&m=40&n=3",  # vLLM grok1_scaling_rope.py
     "d=16&base=500000&scaling=llama3&factor=8&L0=8192&m=5000&n=2&context=8192",
@@ -143,7 +143,7 @@ def printed(pattern, out, command, where):
     return m.group(1)
 
 
-COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache"]
+COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache", "axes"]
 
 
 def commands(dom, where):
@@ -184,9 +184,30 @@ def check_cache(exe, dom, cmd, where):
     same("pair 0's gpt-oss column", dom.ids["partners-width"][1], "0", where)
 
 
+# Which of `rope sections`' maps each model of panel 8 uses (its config: Qwen2-VL's mrope_section chunked,
+# Qwen3-VL's "mrope_interleaved": true; docs/multi-axis.md (A2), (A3)).
+MODEL_MAP = {"qwen2-vl-7b": "chunked", "qwen3-vl-8b": "interleaved"}
+
+
+def check_axes(exe, dom, cmd, where):
+    """Panel 8: the pairs that turn two patches of one row apart are as many as `rope sections`' w pairs of the
+    model's map, and of as many pairs in all."""
+    model = re.search(r"--model (\S+)", cmd["axes"]).group(1)
+    rows = list(csv.DictReader(io.StringIO(rope(exe, re.sub(r" --lang zh", "", cmd["axes"]), "--csv", "-"))))
+    w = sum(1 for r in rows if r[MODEL_MAP[model]] == "w")
+    sentence = dom.ids.get("grid-sentence", [""])[0]
+    m = re.search(r"(\d+) of (\d+) pairs|(\d+) 对中有 (\d+) 对", sentence)
+    if not m:
+        sys.exit(f"{where}: panel 8 says {sentence!r}")
+    differing, pairs = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(4)), int(m.group(3)))
+    if (differing, pairs) != (w, len(rows)) or ("exactly the w pairs" not in sentence and "恰好是那些 w 对" not in sentence):
+        sys.exit(f"{where}: panel 8 says {sentence!r}; {cmd['axes']} has {w} w pairs of {len(rows)}")
+
+
 def check_state(exe, dom, where):
     cmd = commands(dom, where)
     check_cache(exe, dom, cmd, where)
+    check_axes(exe, dom, cmd, where)
     freq, matrix, decay, wave = cmd["pairs"], cmd["matrix"], cmd["decay"], cmd["wavelengths"]
     att_rope, att_sinusoidal = cmd["att-rope"], cmd["att-sinusoidal"]
     check_pair(exe, dom, cmd, where)
@@ -272,7 +293,8 @@ def check_address(page, profile):
         sys.exit(f"the page wrote no address for its state (#state: {link and link.group(1)!r})")
     address = html.unescape(link.group(1))
     for part in ("lang=zh", "d=10", "n=7", "m=3", "base=50000", "layout=half", "scaling=ntk", "factor=3", "causal=1",
-                 "pair=2", "context=4096", "shift=100"):
+                 "pair=2", "context=4096", "shift=100", "grid_model=qwen2-vl-7b", "grid_frames=2", "grid_rows=3",
+                 "grid_columns=4"):
         if part not in address.split("#", 1)[1].split("&"):
             sys.exit(f"the address {address!r} does not hold {part}")
     again = Dom()
@@ -282,7 +304,7 @@ def check_address(page, profile):
             same(f"#{i} reopened at {address}", again.ids.get(i), first.ids[i], "address")
     cmds = commands(first, "address")
     same("copy every command", first.ids["all-commands"][0].strip(), "\n".join(cmds[c] for c in (
-        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache")), "address")
+        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache", "axes")), "address")
     if "--lang zh" not in cmds["plane"]:
         sys.exit("the key L switched to Chinese but the commands are not --lang zh")
     print(f"the address holds the state: {address}")
@@ -362,7 +384,7 @@ def check_unknown_language(page, profile):
 
 def check_presenter(page, profile):
     """Presenter mode (issues 51 and 68): the key P shows one panel full screen, Space and Backspace step through
-    the panels, and the address keeps the panel. On each of the seven panels, at 1920×1080 and 1280×720, in both
+    the panels, and the address keeps the panel. On each of the eight panels, at 1920×1080 and 1280×720, in both
     languages and at d = 128 under YaRN (the widest table, a ≠ 1): no element of the panel (figure, numbers,
     sentences, command) and no control lies outside the window, and no control outside the controls' column, and no
     text is cut inside its box (a table's columns or rows hidden or left to scrolling, a cell narrower than its
@@ -372,15 +394,15 @@ def check_presenter(page, profile):
     sizes = []
     for window in ((1920, 1080), (1280, 720)):
         for lang in ("en", "zh"):
-            for k in range(1, 9):  # the seven panels under YaRN, then Part 8's bookmark (llama3) on panel 6
+            for k in range(1, 10):  # the eight panels under YaRN, then Part 8's bookmark (llama3) on panel 6
                 dom = Dom()
-                url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}" if k < 8 else \
+                url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}" if k < 9 else \
                     f"file://{page}#lang={lang}&{PART8}&present=6"
                 dumped = headless.chromium(url, window, profile, "--dump-dom")
                 dom.feed(dumped)
                 body = re.search(r"<body([^>]*)>", dumped).group(1)
-                where = f"presenter mode, panel {k if k < 8 else '6 at Part 8'} at {window[0]}×{window[1]} ({lang})"
-                if k == 8:  # the rows of the part's point: each band boundary with the two pairs on either side
+                where = f"presenter mode, panel {k if k < 9 else '6 at Part 8'} at {window[0]}×{window[1]} ({lang})"
+                if k == 9:  # the rows of the part's point: each band boundary with the two pairs on either side
                     shown = [int(c) for c in re.findall(r'<tr><td[^>]*>(\d+)</td>', dumped)]
                     if not {27, 28, 29, 30, 33, 34, 35, 36} <= set(shown) or len(shown) > 16:
                         sys.exit(f"{where}: the table shows pairs {shown}, not each band boundary (29, 35) with the "
@@ -388,7 +410,7 @@ def check_presenter(page, profile):
                 panel = re.search(r'data-panel="(\d+)"', body)
                 smallest = re.search(r'data-smallest-text="([\d.]+)"', body)
                 outside = re.search(r'data-outside="([^"]*)"', body)
-                if not panel or panel.group(1) != str(k if k < 8 else 6) or not smallest or not outside:
+                if not panel or panel.group(1) != str(k if k < 9 else 6) or not smallest or not outside:
                     sys.exit(f"{where}: the page shows {body!r}")
                 if outside.group(1):
                     sys.exit(f"{where}: outside the window (or the controls' column): {html.unescape(outside.group(1))}")
@@ -407,7 +429,7 @@ def check_presenter(page, profile):
                                                "--dump-dom")
         dom.feed(dumped)
         notes = [i for i in dom.ids if i.startswith("notes-")]
-        if len(notes) != 7 or not all(dom.ids[i][0].startswith(words) for i in notes):
+        if len(notes) != 8 or not all(dom.ids[i][0].startswith(words) for i in notes):
             sys.exit(f"speaker notes ({lang}): {[(i, dom.ids[i][0][:20]) for i in notes]}")
         if not re.search(r'<body[^>]*class="[^"]*\bnotes\b', dumped):
             sys.exit(f"speaker notes ({lang}): the key N did not show them")

@@ -1,0 +1,44 @@
+/// @file
+/// The live lesson page's Part 9 (docs/classroom.md): a small latent grid of frames × rows × columns, one
+/// patch of it at position (t, h, w) = (frame, row, column), and which pair of the head reads which axis
+/// (the model's axis map, rope/models/axes.hpp (A1)–(A3)). Two patches of one row differ in their column alone,
+/// so only the pairs that read w turn them apart: the run computes each pair's angle at both patches
+/// (spec_angles, (A1)) and lists the pairs whose angles differ, so the page shows it rather than states it.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <vector>
+
+#include "rope/models/resolve.hpp"
+
+namespace rope {
+
+/// Largest frames, rows or columns of the grid: a picture the page draws cell by cell.
+inline constexpr int kMaxAxesGridSide = 16;
+
+struct AxesGridRequest {
+  ModelRope rope;  ///< a multi-axis model's RoPE (its spec.axes), resolved once
+  int frames = 2;
+  int rows = 3;
+  int columns = 4;
+  std::array<int, 3> patch{0, 0, 0};  ///< (frame, row, column) of the first patch; the second is one column right
+};
+
+struct AxesGridRun {
+  int frames = 0, rows = 0, columns = 0;
+  std::vector<int> pair_axis;     ///< a(j): 0 t, 1 h, 2 w (, 3 e)
+  std::array<int, 3> per_axis{};  ///< how many pairs read t, h, w
+  std::array<int, 3> first{};     ///< the first patch (frame, row, column)
+  std::array<int, 3> second{};    ///< the patch one column to its right, in the same row
+  Eigen::VectorXd angle_first;    ///< θ_j · p_a(j) at the first patch
+  Eigen::VectorXd angle_second;   ///< at the second
+  std::vector<int> differing;     ///< the pairs whose angles differ between the two patches
+  bool only_w = false;            ///< every differing pair reads w, and every w pair differs
+};
+
+/// @throws InvalidArgument for a model without axes, a side outside 1 … kMaxAxesGridSide, fewer than 2 columns,
+/// or a patch outside the grid (its right neighbour inside).
+AxesGridRun run_axes_grid(const AxesGridRequest& request);
+
+}  // namespace rope

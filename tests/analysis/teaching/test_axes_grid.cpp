@@ -1,0 +1,79 @@
+// The live page's latent grid (rope/analysis/teaching/axes_grid.hpp): two patches of one row differ in their
+// column alone, so the pairs that turn them apart are the w pairs of the model's axis map. The w pairs are
+// written here from the models' configs and code, not from rope's axis maps: Qwen2-VL's mrope_section
+// [16, 24, 24] chunked (HF apply_multimodal_rotary_pos_emb: the third chunk, pairs 16 + 24 … 63, docs/multi-axis.md
+// (A2)); Qwen3-VL's [24, 20, 20] interleaved (HF apply_interleaved_mrope: j mod 3 = 2 and j < 3·20, (A3)).
+#include "rope/analysis/teaching/axes_grid.hpp"
+
+#include <cmath>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/report/axes_grid_report.hpp"
+
+namespace rope {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+struct GridCase {
+  const char* model;
+  std::vector<int> w_pairs;
+};
+
+std::vector<int> range(int from, int to, int step) {
+  std::vector<int> v;
+  for (int j = from; j < to; j += step) v.push_back(j);
+  return v;
+}
+
+class AxesGrid : public ::testing::TestWithParam<GridCase> {};
+
+TEST_P(AxesGrid, TwoPatchesOfOneRowDifferInTheWPairsAlone) {
+  AxesGridRequest request;
+  request.rope = resolve_model_rope({GetParam().model, ""}, {});
+  request.frames = 2;
+  request.rows = 3;
+  request.columns = 4;
+  request.patch = {1, 2, 1};
+  const AxesGridRun run = run_axes_grid(request);
+  EXPECT_EQ(run.differing, GetParam().w_pairs);
+  EXPECT_TRUE(run.only_w);
+  EXPECT_EQ(run.per_axis[2], static_cast<int>(GetParam().w_pairs.size()));
+  EXPECT_EQ(run.second, (std::array<int, 3>{1, 2, 2}));
+  // Pair j of a w pair turns by θ_j more at the second patch (one column on): θ_j · 3 − θ_j · 2 = θ_j, to rounding.
+  const Eigen::VectorXd& theta = request.rope.spec.params.inv_freq;
+  for (int j : GetParam().w_pairs) {
+    EXPECT_NEAR(run.angle_second[j] - run.angle_first[j], theta[j], 4 * 2.2e-16 * 3 * theta[j]) << "pair " << j;
+  }
+  const Value v = axes_grid_value(run);
+  ASSERT_NE(v.find("differing"), nullptr);
+  EXPECT_EQ(v.find("differing")->items().size(), GetParam().w_pairs.size());
+  EXPECT_THAT(axes_grid_sentence(run).in(Lang::En), HasSubstr("exactly the w pairs"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, AxesGrid,
+                         ::testing::Values(GridCase{"qwen2-vl-7b", range(40, 64, 1)},
+                                           GridCase{"qwen3-vl-8b", range(2, 60, 3)}),
+                         [](const auto& info) { return info.index == 0 ? std::string("Qwen2VL") : "Qwen3VL"; });
+
+TEST(AxesGridErrors, RefusesAOneAxisModelAndAPatchOutsideTheGrid) {
+  AxesGridRequest plain;
+  plain.rope = resolve_model_rope({"llama-3.1-8b", ""}, {});
+  EXPECT_THAT([&] { run_axes_grid(plain); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("reads one position, not a frame, a row and a column")));
+  AxesGridRequest edge;
+  edge.rope = resolve_model_rope({"qwen2-vl-7b", ""}, {});
+  edge.patch = {0, 0, 3};  // its right neighbour is column 4 of 4
+  EXPECT_THAT([&] { run_axes_grid(edge); }, ThrowsMessage<InvalidArgument>(HasSubstr("must lie in the grid 2×3×4")));
+  edge.patch = {0, 0, 0};
+  edge.rows = 17;
+  EXPECT_THAT([&] { run_axes_grid(edge); }, ThrowsMessage<InvalidArgument>(HasSubstr("must be in 1 … 16 (got 17)")));
+}
+
+}  // namespace
+}  // namespace rope
