@@ -510,7 +510,9 @@ void bind_check(py::module_& m) {
         if (grad || !shift.is_none() || map.given) {
           throw InvalidArgument(error_msg("{0} checks q and k of the forward pass: leave out {1}",
                                           option_name("k_before"),
-                                          option_name(grad ? "grad" : map.given ? "shift_map" : "shift")));
+                                          option_name(grad        ? "grad"
+                                                      : map.given ? "shift_map"
+                                                                  : "shift")));
         }
         const HeldArray kb = held_array(k_before_header, k_before.cast<py::buffer>(), "k_before", bf16_bits),
                         ka = held_array(k_after_header, k_after.cast<py::buffer>(), "k_after", bf16_bits);

@@ -96,7 +96,7 @@ void expect_exercises_folded_and_figures_titled(const std::string& page, const s
          at = page.find("<details class=\"answer\">", at + 1)) {
       ++answers;
     }
-    EXPECT_EQ(answers, 5u) << lang;
+    EXPECT_EQ(answers, 6u) << lang;  // Part 9 brought the sixth exercise
     EXPECT_THAT(page, ::testing::HasSubstr("<code class=\"cmd\">$ rope frequencies --dim 16")) << lang;
     EXPECT_EQ(page.find("<title>Gnuplot</title>"), std::string::npos) << lang;
     EXPECT_THAT(page, ::testing::HasSubstr("@media print{")) << lang;
@@ -126,16 +126,16 @@ void expect_quotes_of_what_rope_prints(const std::string& page, const std::strin
     }
     EXPECT_EQ(outside_reference(page), "") << lang;
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
-    // The 11 figures of the lesson (Part 4's cos/sin cache the 11th), each under its caption, and 2 sliders of
-    // kLessonFrames frames each.
+    // The 12 figures of the lesson (Part 4's cos/sin cache the 11th, Part 9's sections the 12th), each under its
+    // caption, and 2 sliders of kLessonFrames frames each.
     std::size_t svgs = 0;
     for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
-    EXPECT_EQ(svgs, 11u + 2u * kLessonFrames) << lang;
+    EXPECT_EQ(svgs, 12u + 2u * kLessonFrames) << lang;
     std::size_t captions = 0;
     for (std::size_t at = page.find("<figcaption>"); at != std::string::npos; at = page.find("<figcaption>", at + 1)) {
       ++captions;
     }
-    EXPECT_EQ(captions, 11u) << lang;
+    EXPECT_EQ(captions, 12u) << lang;
     // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
     EXPECT_NE(
         page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),

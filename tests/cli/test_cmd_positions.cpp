@@ -613,7 +613,7 @@ TEST_F(CmdPositions, AxisPositionsNamingOtherAxesThanTheModelsAreRefused) {
   std::ofstream(bad) << "token,t,h,w,x\n0,1,2,3,4\n";
   expect_one_line_error(
       rope_cli({"identify", "--before", dir + "/q.npy", "--after", dir + "/q_rope.npy", "--axis-positions", bad}), 2,
-      "line 1: the column 'x' is no axis (t, h, w, e, p) and none of token, segment, kind");
+      "line 1: the column 'x' is no axis (t, h, w, e, p, l) and none of token, segment, kind");
 }
 
 TEST(PositionsRoundTripTable, EveryCaseOfTheGeneratorIsInTheTable) {

@@ -174,7 +174,16 @@ const std::map<std::string, std::string>& verify_preset_layouts() {
       {"glm-4.5", "half layout (model family glm4_moe)"},
       {"kimi-k2-instruct", "interleaved layout (model family kimi_k2)"},
       {"qwen3.5-9b", "half layout (model family qwen3_5_text)"},
-      {"devstral-small-2-24b", "half layout (model family ministral3)"}};
+      {"devstral-small-2-24b", "half layout (model family ministral3)"},
+      // diffusers' image and video transformers (issue 79, models/grid_rope.hpp), keyed by their _class_name.
+      {"wan2.1-t2v-14b", "interleaved layout (diffusers WanTransformer3DModel"},
+      {"wan2.1-t2v-1.3b", "interleaved layout (diffusers WanTransformer3DModel"},
+      {"flux.1-dev", "interleaved layout (diffusers FluxTransformer2DModel"},
+      {"flux.2-dev", "interleaved layout (diffusers Flux2Transformer2DModel"},
+      {"qwen-image", "interleaved layout (diffusers QwenImageTransformer2DModel"},
+      {"hunyuanvideo", "interleaved layout (diffusers HunyuanVideoTransformer3DModel"},
+      {"ltx-video", "interleaved layout (diffusers LTXVideoTransformer3DModel"},
+      {"cosmos-predict2-2b", "half layout (diffusers CosmosTransformer3DModel"}};
   return layouts;
 }
 

@@ -305,13 +305,13 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   refused("t,h,w,t\n1,2,3,4\n", "line 1: the header names the column t 2 times");
   refused("t\n1\n",
           "line 1: the header names the axes 't': a positions file has the columns t, h, w or p, w, h, t "
-          "(HunyuanVL's XD-RoPE; both as rope positions --csv writes them), t, h, w, e (llama.cpp) or h, w (a "
-          "vision tower)");
+          "(HunyuanVL's XD-RoPE; both as rope positions --csv writes them), t, h, w, e (llama.cpp), t, h, w, l "
+          "(Flux.2) or h, w (a vision tower)");
   refused("h,w,e\n1,2,3\n", "line 1: the header names the axes 'h,w,e'");
   refused("p,w,h\n1,2,3\n", "line 1: the header names the axes 'p,w,h'");
   // A column that is no axis and none of rope positions' own is refused, not skipped (a typo of an axis would
   // otherwise leave that axis out); its name escaped.
-  refused("token,t,h,w,x\n0,1,2,3,4\n", "line 1: the column 'x' is no axis (t, h, w, e, p) and none of token");
+  refused("token,t,h,w,x\n0,1,2,3,4\n", "line 1: the column 'x' is no axis (t, h, w, e, p, l) and none of token");
   refused("t,h,W\n1,2,3\n", "line 1: the column 'W' is no axis");
   refused("t,h,w,\x1b\n1,2,3,4\n", "line 1: the column '\\x1b' is no axis");
   // A UTF-8 byte order mark before the header (a spreadsheet's CSV) is skipped.

@@ -12,6 +12,9 @@
 
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/io/po_file.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling/scaling.hpp"
 #include "support/expectation.hpp"
 
@@ -309,6 +312,10 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   for (const ExpectationCase& e : expectation_cases()) {
     for (const Variant& v : check_variants(e.make())) built.insert(v.kind);
   }
+  // A diffusers grid (models/grid_rope.hpp): Cosmos-Predict2's preset, whose time positions the fps modulation scales.
+  RopeExpectation cosmos;
+  cosmos.rope = make_spec(load_preset("cosmos-predict2-2b"));
+  for (const Variant& v : check_variants(cosmos)) built.insert(v.kind);
   // From the dump: positions that restart, a drift at position 3, four groups, a changed channel past the rotated
   // block, the norm scaled; M-RoPE batch rows, [3, batch, seq] (two rows) and text [batch, seq] (three rows).
   RopeExpectation partial = test::expect_half(32, 16);

@@ -203,9 +203,14 @@ Command add_check_command(CLI::App& app) {
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
-  return {sub, [opt, ranks](std::ostream& out) {
+  return {sub, [opt, ranks, sub](std::ostream& out) {
             if (!ranks->files.empty() || !ranks->before.empty() || !ranks->after.empty())
               return run_check_ranks(*opt, *ranks, out);
+            for (const char* name : {"--rank-of", "--cp-size", "--cp-layout"}) {  // the run's options, not one dump's
+              if (sub->count(name) > 0) {
+                throw InvalidArgument(error_msg("{0} is read with --rank-files (every rank's files of a run)", name));
+              }
+            }
             if (opt->dumps.before.empty() || opt->dumps.after.empty())
               throw InvalidArgument(error_msg("give --before and --after, or --rank-files"));
             return run_check(*opt, out);

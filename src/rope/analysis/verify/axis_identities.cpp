@@ -37,7 +37,15 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   // position p + o, so it cancels in p' − p and the difference carries none.
   RopeSpec relative = spec;
   relative.axes->position_offset = 0;
-  const double tolerance = relative_tolerance(machine_epsilon<double>(), d, 6 * max_position);
+  // The angles reach 6·max_position·ω, ω the largest θ_j times the largest position scale (at least 1): a diffusers
+  // grid's frequencies exceed 1 (LTX-Video's (π/2)·10000^(k/(n−1)), grid_rope.hpp) and its positions are scaled.
+  double omega = 1;
+  for (Eigen::Index j = 0; j < spec.params.inv_freq.size(); ++j)
+    omega = std::max(omega, std::abs(spec.params.inv_freq[j]));
+  double largest_scale = 1;
+  for (int a = 0; a < axes; ++a)
+    largest_scale = std::max(largest_scale, std::abs(spec.axes->scale[static_cast<std::size_t>(a)]));
+  const double tolerance = relative_tolerance(machine_epsilon<double>(), d, 6 * max_position * omega * largest_scale);
   std::vector<IdentityResult> rows;
   const auto row = [&](Message name, Message formula, const char* eq) {
     IdentityResult r;

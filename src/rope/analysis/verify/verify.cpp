@@ -252,7 +252,13 @@ void Tally::apply(IdentityResult& row) const {
 
 std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
   const int d = s.dim;
-  const double pmax = s.max_position;
+  // The angle budget: positions below max_position times the largest θ_j, at least 1 (a diffusers grid's frequencies
+  // exceed 1: LTX-Video's (π/2)·10000^(k/(n−1)), models/grid_rope.hpp).
+  double omega = 1;
+  if (s.inv_freq) {
+    for (Eigen::Index j = 0; j < s.inv_freq->size(); ++j) omega = std::max(omega, std::abs((*s.inv_freq)[j]));
+  }
+  const double pmax = s.max_position * omega;
   const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
   const auto tol = [&](double position_budget) {
     return strategy_tolerance(s.dtype, strategy, d, position_budget, s.safety);
