@@ -162,7 +162,7 @@ SAN_FLAGS := -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,u
   -fno-sanitize-recover=all
 SAN_REPORTS := $(abspath $(SAN_BUILD))/sanitizer-reports
 # The unit tests as SAN_SHARDS processes (GoogleTest's sharding), not one process per test (tests/CMakeLists.txt).
-SAN_SHARDS ?= 8
+SAN_SHARDS ?= 12
 sanitize-build:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=ON \

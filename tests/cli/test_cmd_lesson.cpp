@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <fstream>
+#include <optional>
 #include <cctype>
 #include <string_view>
 #include <tuple>
@@ -155,6 +156,10 @@ void expect_quotes_of_what_rope_prints(const std::string& page, const std::strin
 TEST_F(CmdLesson, PageQuotesWhatRopePrintsHasTheQuestionsAndTheExercisesAndLoadsNothing) {
   for (const std::string lang : {"en", "zh"}) {
     SCOPED_TRACE(lang);
+    // An empty TMPDIR is /tmp, as if unset (AnUnusableTmpdirIsExitThreeNamingIt's other cases): said here, on a run
+    // the page's checks need anyway, since each run costs about 20 s in the sanitizer tree.
+    const std::optional<test::ScopedEnv> empty_tmpdir =
+        lang == "en" ? std::optional<test::ScopedEnv>(std::in_place, "TMPDIR", "") : std::nullopt;
     const Result r = rope_cli({"lesson", "--html", path("l.html"), "--lang", lang});
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string page = read(path("l.html"));
@@ -195,10 +200,8 @@ TEST_F(CmdLesson, AnUnusableTmpdirIsExitThreeNamingIt) {
     EXPECT_EQ(r.err.find("figure0"), std::string::npos) << r.err;  // no internal figure path
     EXPECT_EQ(r.err.find("rope-lesson-"), std::string::npos) << r.err;
   }
-  const test::ScopedEnv empty("TMPDIR", "");  // empty: /tmp, as if unset
-  const Result r = rope_cli({"lesson", "--html", path("l.html")});
-  EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(std::filesystem::exists(path("l.html")));
+  EXPECT_FALSE(std::filesystem::exists(path("l.html")));
+  // An empty TMPDIR (/tmp, as if unset) writes the page: PageQuotesWhatRopePrints… runs its English page so.
 }
 
 }  // namespace

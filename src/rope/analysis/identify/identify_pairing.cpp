@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <vector>
 
 #include "rope/analysis/identify/identify.hpp"
 
@@ -25,22 +26,34 @@ Eigen::MatrixXd detail::pairing_costs(const DumpVectors& before, const DumpVecto
     if (runs.empty() || vectors[runs.back().first] / std::max(1L, before.groups()) != s) runs.emplace_back(k, k);
     runs.back().second = k + 1;
   }
+  // The sampled vectors' channels copied channel by channel (channel c's values at [c·n, (c + 1)·n)): a pair's
+  // loops then read two contiguous rows, where a vector's channels ca and cb lay d apart in every vector, most of
+  // identify's time. The same products and sums in the same order as over the dump itself.
+  const std::size_t n = vectors.size();
+  std::vector<double> xs(static_cast<std::size_t>(d) * n), ys(static_cast<std::size_t>(d) * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double* x = before.values.data() + vectors[k] * d;
+    const double* y = after.values.data() + vectors[k] * d;
+    for (int c = 0; c < d; ++c)
+      xs[static_cast<std::size_t>(c) * n + k] = x[c], ys[static_cast<std::size_t>(c) * n + k] = y[c];
+  }
   Eigen::MatrixXd cost = Eigen::MatrixXd::Constant(d, d, INFINITY);
   for (int ca = 0; ca < d; ++ca) {
+    const double *xa = xs.data() + static_cast<std::size_t>(ca) * n, *ya = ys.data() + static_cast<std::size_t>(ca) * n;
     for (int cb = ca + 1; cb < d; ++cb) {
+      const double *xb = xs.data() + static_cast<std::size_t>(cb) * n,
+                   *yb = ys.data() + static_cast<std::size_t>(cb) * n;
       double residual = 0, energy = 0;
       for (const auto& [first, last] : runs) {
         // min over the angle φ of Σ |z_after − a·e^(iφ)·z_before|², at φ = arg Σ conj(z_before)·z_after; summed term by
         // term (not as Σ|z_after|² + a²|z_before|² − 2a·|Σ …|, which cancels to the rounding of float64 for slow pairs)
         std::complex<double> u = 0;
-        const auto z = [&](const double* v) { return std::complex<double>(v[ca], v[cb]); };
         for (std::size_t k = first; k < last; ++k) {
-          u += std::conj(z(before.values.data() + vectors[k] * d)) * z(after.values.data() + vectors[k] * d);
+          u += std::conj(std::complex<double>(xa[k], xb[k])) * std::complex<double>(ya[k], yb[k]);
         }
         const std::complex<double> turn = std::abs(u) > 0 ? a * u / std::abs(u) : std::complex<double>(a);
         for (std::size_t k = first; k < last; ++k) {
-          const std::complex<double> x = z(before.values.data() + vectors[k] * d),
-                                     y = z(after.values.data() + vectors[k] * d);
+          const std::complex<double> x(xa[k], xb[k]), y(ya[k], yb[k]);
           residual += std::norm(y - turn * x), energy += std::norm(y) + a * a * std::norm(x);
         }
       }
