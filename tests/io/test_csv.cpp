@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
 
@@ -37,6 +39,29 @@ TEST(Csv, MatrixHasAHeaderNamingItsColumns) {
 TEST(Csv, RejectsRaggedTables) {
   EXPECT_THROW(to_csv(Table{{"x"}, {Eigen::VectorXd(2), Eigen::VectorXd(2)}}), InvalidArgument);
   EXPECT_THROW(to_csv(Table{{"x", "y"}, {Eigen::VectorXd(2), Eigen::VectorXd(3)}}), InvalidArgument);
+}
+
+// From 2^14 rows a second thread formats the second half (csv.cpp): the text is the rows in order, as one thread
+// writes them, at the split's either side and with chunks of 64 KiB cut anywhere; rows 16383 and 16384 straddle
+// the threshold.
+TEST(Csv, ALongTableIsTheRowsInOrderWhicheverThreadFormatsThem) {
+  Random rng(7);
+  for (const Eigen::Index rows : {Eigen::Index{16383}, Eigen::Index{16384}, Eigen::Index{40001}}) {
+    Eigen::VectorXd a(rows), b(rows);
+    std::string expected = "m,v\n";
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      a[r] = static_cast<double>(r), b[r] = r % 5 == 0 ? 0.0 : rng.normal() * 1e3;
+      expected += format_number(a[r]) + "," + format_number(b[r]) + "\n";
+    }
+    std::size_t chunks = 0;
+    std::string written;
+    write_csv(Table{{"m", "v"}, {a, b}}, [&](std::string_view chunk) {
+      ++chunks;
+      written.append(chunk);
+    });
+    EXPECT_EQ(written, expected) << rows;
+    EXPECT_GT(chunks, 2u) << rows;  // written as it is formatted, not held whole
+  }
 }
 
 }  // namespace
