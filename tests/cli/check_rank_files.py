@@ -3,8 +3,11 @@
 (0, 8, 16, 32), zigzag and round-robin, written by tests/reference/cp_rank_dumps.py from tests/reference/
 cp_positions.py's independent ports of the splits, one rank planted with each mistake; one command names the failing
 ranks and each mistake: positions not offset per rank (found not_offset), another rank's positions ("rank 2 matches
-rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Bad inputs exit 2
-with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that does not match.
+rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Each rank's report
+(`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON (issue 80
+item 2). Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
+does not match; for --merge a rank's report missing, two of one rank, malformed JSON, reports of two layouts (exit 3: a
+report that cannot be read).
 
 Usage: check_rank_files.py --rope PATH --out DIR   (needs PyTorch: torch.save writes the dumps)
 """
@@ -60,6 +63,20 @@ def main():
                                                    "--cp-layout", layout], capture_output=True, text=True).stdout
         if "rank 2 matches rank 1's positions" not in text:
             failures.append(f"{layout}: the text does not name rank 2's match: {text}")
+        # Each rank's report where its dump lies (--cp-rank), merged (--merge, a directory): the same report, byte
+        # for byte, text and JSON.
+        reports = os.path.join(a.out, layout + "_reports")
+        shutil.rmtree(reports, ignore_errors=True)
+        os.makedirs(reports)
+        for k in range(4):
+            with open(os.path.join(reports, f"rank{k}.json"), "w") as f:
+                subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
+                                                    "--cp-layout", layout, "--cp-rank", str(k), "--json"], stdout=f)
+        merged = [subprocess.run([a.rope, "check", "--merge", reports] + extra, capture_output=True, text=True)
+                  for extra in ([], ["--json"])]
+        if [m.returncode for m in merged] != [1, 1] or merged[0].stdout != text or merged[1].stdout != r.stdout:
+            failures.append(f"{layout}: the merged reports differ from the one command's "
+                            f"(exit {[m.returncode for m in merged]}): {merged[0].stdout}{merged[0].stderr}")
     # Bad inputs: one line, exit 2.
     z = os.path.join(a.out, "zigzag")
     dup = os.path.join(a.out, "dup")
@@ -80,9 +97,26 @@ def main():
                            capture_output=True, text=True)
         if r.returncode != 2 or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
             failures.append(f"{name}: exit {r.returncode}, stderr {r.stderr!r}")
+    # --merge's bad inputs: one line, exit 2 (3 for a report that cannot be read), nothing on stdout.
+    zr = os.path.join(a.out, "zigzag_reports")
+    rr = os.path.join(a.out, "round-robin_reports")
+    with open(os.path.join(dup, "broken.json"), "w") as f:
+        f.write('{"ranks": [')
+    merge_bad = [
+        ("a rank's report missing", [os.path.join(zr, f"rank{k}.json") for k in range(3)], 2, "no report of rank 3"),
+        ("two reports of one rank", [zr, os.path.join(zr, "rank0.json")], 2, "two reports of rank 0"),
+        ("malformed JSON", [os.path.join(zr, "rank0.json"), os.path.join(dup, "broken.json")], 2, "not valid JSON"),
+        ("reports of two layouts", [os.path.join(zr, f"rank{k}.json") for k in range(3)] +
+         [os.path.join(rr, "rank3.json")], 2, "a report of another batch"),
+        ("a report not there", [os.path.join(zr, "rank9.json")], 3, "cannot read"),
+    ]
+    for name, paths, code, words in merge_bad:
+        r = subprocess.run([a.rope, "check", "--merge"] + paths, capture_output=True, text=True)
+        if r.returncode != code or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
+            failures.append(f"--merge, {name}: exit {r.returncode}, stderr {r.stderr!r}")
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(CASES) + len(bad)} cases, {len(failures)} failures")
+    print(f"{len(CASES) + len(bad) + len(merge_bad)} cases, {len(failures)} failures")
     return 1 if failures else 0
 
 
