@@ -15,11 +15,11 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import cp_rank_dumps  # noqa: E402
+from rope_run import run  # noqa: E402
 
 CU = [0, 8, 16, 32]
 CASES = [  # layout, planted, failing ranks, per rank: what the report must say
@@ -43,12 +43,12 @@ def main():
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         cp_rank_dumps.write(d, layout, CU, 4, planted)
-        r = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
-                                                "--cp-layout", layout, "--json"], capture_output=True, text=True)
-        if r.returncode != 1:
-            failures.append(f"{layout}: exit {r.returncode}, expected 1: {r.stderr.strip()}")
+        files = ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4", "--cp-layout", layout]
+        code, out, err = run(a.rope, common + files + ["--json"])
+        if code != 1:
+            failures.append(f"{layout}: exit {code}, expected 1: {err.strip()}")
             continue
-        rep = json.loads(r.stdout)
+        rep = json.loads(out)
         if rep["failing_ranks"] != failing or rep["passed"]:
             failures.append(f"{layout}: failing ranks {rep['failing_ranks']}, expected {failing}")
         for rank, what in says.items():
@@ -59,8 +59,7 @@ def main():
             want = what[2] if what[0] == "found" else what[1]
             if got != want:
                 failures.append(f"{layout} rank {rank}: {what[0]} {got}, expected {want}")
-        text = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
-                                                   "--cp-layout", layout], capture_output=True, text=True).stdout
+        _, text, _ = run(a.rope, common + files)
         if "rank 2 matches rank 1's positions" not in text:
             failures.append(f"{layout}: the text does not name rank 2's match: {text}")
         # Each rank's report where its dump lies (--cp-rank), merged (--merge, a directory): the same report, byte
@@ -70,13 +69,11 @@ def main():
         os.makedirs(reports)
         for k in range(4):
             with open(os.path.join(reports, f"rank{k}.json"), "w") as f:
-                subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
-                                                    "--cp-layout", layout, "--cp-rank", str(k), "--json"], stdout=f)
-        merged = [subprocess.run([a.rope, "check", "--merge", reports] + extra, capture_output=True, text=True)
-                  for extra in ([], ["--json"])]
-        if [m.returncode for m in merged] != [1, 1] or merged[0].stdout != text or merged[1].stdout != r.stdout:
+                f.write(run(a.rope, common + files + ["--cp-rank", str(k), "--json"])[1])
+        merged = [run(a.rope, ["check", "--merge", reports] + extra) for extra in ([], ["--json"])]
+        if [m[0] for m in merged] != [1, 1] or merged[0][1] != text or merged[1][1] != out:
             failures.append(f"{layout}: the merged reports differ from the one command's "
-                            f"(exit {[m.returncode for m in merged]}): {merged[0].stdout}{merged[0].stderr}")
+                            f"(exit {[m[0] for m in merged]}): {merged[0][1]}{merged[0][2]}")
     # Bad inputs: one line, exit 2.
     z = os.path.join(a.out, "zigzag")
     dup = os.path.join(a.out, "dup")
@@ -93,10 +90,9 @@ def main():
         ("cp size smaller", os.path.join(z, "rank*.pt"), "3", "beyond --cp-size 3"),
     ]
     for name, glob, cp, words in bad:
-        r = subprocess.run([a.rope] + common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"],
-                           capture_output=True, text=True)
-        if r.returncode != 2 or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
-            failures.append(f"{name}: exit {r.returncode}, stderr {r.stderr!r}")
+        code, out, err = run(a.rope, common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"])
+        if code != 2 or words not in err or len(err.strip().splitlines()) != 1 or out:
+            failures.append(f"{name}: exit {code}, stderr {err!r}")
     # --merge's bad inputs: one line, exit 2 (3 for a report that cannot be read), nothing on stdout.
     zr = os.path.join(a.out, "zigzag_reports")
     rr = os.path.join(a.out, "round-robin_reports")
@@ -110,10 +106,10 @@ def main():
          [os.path.join(rr, "rank3.json")], 2, "a report of another batch"),
         ("a report not there", [os.path.join(zr, "rank9.json")], 3, "cannot read"),
     ]
-    for name, paths, code, words in merge_bad:
-        r = subprocess.run([a.rope, "check", "--merge"] + paths, capture_output=True, text=True)
-        if r.returncode != code or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
-            failures.append(f"--merge, {name}: exit {r.returncode}, stderr {r.stderr!r}")
+    for name, paths, want, words in merge_bad:
+        code, out, err = run(a.rope, ["check", "--merge"] + paths)
+        if code != want or words not in err or len(err.strip().splitlines()) != 1 or out:
+            failures.append(f"--merge, {name}: exit {code}, stderr {err!r}")
     for f in failures:
         print("FAIL:", f)
     print(f"{len(CASES) + len(bad) + len(merge_bad)} cases, {len(failures)} failures")
