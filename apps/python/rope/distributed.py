@@ -5,8 +5,6 @@
 process group; rank 0 merges them through the library, the merge of ``rope check --merge`` (one renderer: the same
 report as ``rope check --rank-files`` prints for the same tensors' dumps)."""
 
-import json as _json
-
 import numpy as np
 
 from . import _rope, check as _check
@@ -53,9 +51,9 @@ def _rank_positions(starts, size, rank, layout):
 
 
 def _rank_row(before, after, positions, spec, layout, starts, size, rank, options):
-    """The rank's report, as ``rope check --rank-files … --cp-rank R --json`` writes it: the rank's check at its
-    positions (given, or its slice of the batch); a failing rank tried at other ranks' positions and in the other
-    layouts, as rope check --rank-files tries them (at most 16 other ranks)."""
+    """The rank's report, the JSON ``rope check --rank-files … --cp-rank R --json`` writes (the library's): its
+    check at its positions (given, or its slice of the batch); a failing rank tried at other ranks' positions and in
+    the other layouts, as rope check --rank-files tries them (at most 16 other ranks)."""
     own = positions
     own_starts = None
     if own is None:
@@ -87,12 +85,10 @@ def _rank_row(before, after, positions, spec, layout, starts, size, rank, option
                 continue
             if len(p) == len(own) and run(p, s).passed:
                 matches_layout = other
-    row = _json.loads(report.to_json())
     flat = np.asarray(own, dtype=float).reshape(-1)
-    row.update({"rank": rank, "file": f"rank {rank} (in-process)", "first_position": float(flat.min()) if flat.size else 0.0,
-                "last_position": float(flat.max()) if flat.size else 0.0, "matches_rank": matches_rank,
-                "matches_layout": matches_layout})
-    return {"cp_size": size, "cp_layout": layout, "sequence_starts": list(starts), "ranks": [row]}
+    return _rope.rank_report(report._result, rank, f"rank {rank} (in-process)",
+                             float(flat.min()) if flat.size else 0.0, float(flat.max()) if flat.size else 0.0,
+                             matches_rank, matches_layout or "", size, layout, list(starts))
 
 
 def check_ranks(before, after, positions=None, spec=None, *, layout="zigzag", sequence_starts, group=None,
@@ -113,7 +109,7 @@ def check_ranks(before, after, positions=None, spec=None, *, layout="zigzag", se
     size = dist.get_world_size(group)
     starts = [int(s) for s in sequence_starts]
     try:
-        mine = _json.dumps(_rank_row(before, after, positions, spec, layout, starts, size, rank, options))
+        mine = _rank_row(before, after, positions, spec, layout, starts, size, rank, options)
         error = None
     except (ValueError, OSError) as e:
         mine, error = None, e

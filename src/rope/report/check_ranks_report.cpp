@@ -120,8 +120,8 @@ Value to_value(const json& j) {
 }
 
 [[noreturn]] void not_a_rank_report(const std::string& path, const std::string& what) {
-  throw InvalidArgument(
-      error_msg("{0}: not a report of rope check --rank-files --json: {1}", escape_for_message(path), what));
+  throw InvalidArgument(error_msg("{0}: not a report of ranks, as rope check {1} {2} writes it: {3}",
+                                  escape_for_message(path), option_name("rank_files"), option_name("json"), what));
 }
 
 /// A whole number of the report (rank, cp size, a start): 0 … 2^53.
