@@ -23,6 +23,7 @@
 #include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
 #include "rope/analysis/spectrum/spectrum.hpp"
+#include "rope/report/check_ranks_report.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/diff_report.hpp"
 #include "rope/report/identify_report.hpp"
@@ -395,6 +396,35 @@ std::string emitted(const CheckResult& result, const Printing& how) {
 }  // namespace
 
 void bind_check(py::module_& m) {
+  // One rank's report of a distributed run (rope.distributed.check_ranks): the rank's finished check as a row of the
+  // run's report, the JSON `rope check --rank-files … --cp-rank R --json` writes (report/check_ranks_report.hpp), for
+  // the merge on rank 0.
+  m.def(
+      "rank_report",
+      [](const CheckResult& result, long rank, const std::string& file, double first_position, double last_position,
+         const std::optional<long>& matches_rank, const std::string& matches_layout, long cp_size,
+         const std::string& layout, const std::vector<long>& sequence_starts) {
+        CheckRanksReport one;
+        one.cp_size = cp_size;
+        one.layout = layout;
+        one.sequence_starts = sequence_starts;
+        RankRow row;
+        row.rank = rank;
+        row.file = file;
+        row.check = check_value(*result.run);
+        if (!result.run->passed()) row.diagnosis = result.run->report.diagnosis.message;
+        row.first_position = first_position;
+        row.last_position = last_position;
+        row.matches_rank = matches_rank;
+        row.matches_layout = matches_layout;
+        one.ranks.push_back(std::move(row));
+        std::ostringstream text;
+        emit(text, one, {Format::Json, Lang::En, std::nullopt});
+        return text.str();
+      },
+      py::arg("result"), py::arg("rank"), py::arg("file"), py::arg("first_position"), py::arg("last_position"),
+      py::arg("matches_rank"), py::arg("matches_layout"), py::arg("cp_size"), py::arg("layout"),
+      py::arg("sequence_starts"));
   py::class_<CheckResult>(m, "CheckResult")
       .def("json",
            [](const CheckResult& r) {

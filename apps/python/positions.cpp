@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <tuple>
 #include <vector>
 
@@ -18,11 +20,20 @@
 #include "rope/models/grid_rope.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/xdrope_positions.hpp"
+#include "rope/report/check_ranks_report.hpp"
 #include "rope/report/cp_positions_report.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/text.hpp"
 
 namespace rope::python {
 
 namespace {
+
+/// Every rank's report merged (rope.distributed.check_ranks on rank 0), held for its faces: the JSON of
+/// `rope check --merge --json` and its text in either language (report/check_ranks_report.hpp, the one renderer).
+struct RanksResult {
+  std::shared_ptr<const CheckRanksReport> report;
+};
 
 using SegmentTuple = std::tuple<std::string, long, long, long>;  // ("text", n, 0, 0) or ("image"/"video", T, H, W)
 
@@ -133,6 +144,36 @@ void bind_positions(py::module_& m) {
         return py::make_tuple(out, to_python(cp_positions_value(run)));
       },
       py::arg("sequence_starts"), py::arg("cp_size"), py::arg("cp_rank"), py::arg("layout"));
+  py::class_<RanksResult>(m, "RanksResult")
+      .def("json",
+           [](const RanksResult& r) {
+             std::ostringstream out;
+             emit(out, *r.report, {Format::Json, Lang::En, std::nullopt});
+             return out.str();
+           })
+      .def(
+          "text",
+          [](const RanksResult& r, const std::string& lang) {
+            std::ostringstream out;
+            emit(out, *r.report, {Format::Text, parse_lang(lang), std::nullopt});
+            return out.str();
+          },
+          py::arg("lang") = "en");
+  // The ranks' reports of one run merged by the library (`rope check --merge`'s merge): [(name, JSON text)] ->
+  // {"data": the merged report's value, "result": its faces}.
+  m.def(
+      "merge_rank_reports",
+      [](const std::vector<std::pair<std::string, std::string>>& reports) {
+        std::vector<RankReportText> texts;
+        texts.reserve(reports.size());
+        for (const auto& [name, text] : reports) texts.push_back({name, text});
+        auto merged = std::make_shared<const CheckRanksReport>(merge_rank_report_texts(texts));
+        py::dict out;
+        out["data"] = to_python(check_ranks_value(*merged));
+        out["result"] = RanksResult{merged};
+        return out;
+      },
+      py::arg("reports"));
 }
 
 }  // namespace rope::python

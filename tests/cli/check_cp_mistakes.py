@@ -13,14 +13,13 @@ sequence starts (what `rope positions --cp-rank` prints) and must name the mista
 Usage: check_cp_mistakes.py --rope PATH --out DIR   (DIR receives the dumps)
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import cp_rank_dumps  # noqa: E402
 from cp_positions import SPLIT, local_starts, positions_of  # noqa: E402
+from rope_run import run_json  # noqa: E402
 
 CU = [0, 8, 16, 32]
 # (layout, cp, planted {rank: mistake}, rank checked, the positions given: that rank's own unless "given" names
@@ -55,17 +54,16 @@ def main():
             np.save(os.path.join(d, "given.npy"), np.asarray(pos, dtype=np.int64))
         starts = local_starts(positions_of(CU, SPLIT[layout](CU, cp, rank))[1])
         pos_file = os.path.join(d, f"rank{rank}.pos.npy") if given is None else os.path.join(d, "given.npy")
-        args = [a.rope, "check", "--before", os.path.join(d, f"rank{rank}.q.npy"), "--after",
+        args = ["check", "--before", os.path.join(d, f"rank{rank}.q.npy"), "--after",
                 os.path.join(d, f"rank{rank}.q_rope.npy"), "--axes", "seq,heads,d", "--positions", "@" + pos_file,
                 "--sequence-starts", ",".join(map(str, starts)), "--layout", "half", "--json"]
-        r = subprocess.run(args, capture_output=True, text=True)
+        code, report, err = run_json(a.rope, args)
         name = f"{layout} cp {cp} rank {rank} planted {planted} given {given}"
-        if r.returncode != want_code:
-            failures.append(f"{name}: exit {r.returncode}, expected {want_code}: {r.stderr.strip()}")
+        if code != want_code:
+            failures.append(f"{name}: exit {code}, expected {want_code}: {err.strip()}")
             continue
         if want_code == 0:
             continue
-        report = json.loads(r.stdout)
         found = report["diagnosis"]["found"]
         if report["diagnosis"].get("matches") != "positions-offset" or any(found.get(k) != v for k, v in want.items()):
             failures.append(f"{name}: diagnosis {report['diagnosis'].get('matches')} found {found}, expected {want}")

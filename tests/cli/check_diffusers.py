@@ -17,7 +17,6 @@ Usage: check_diffusers.py --rope PATH --out DIR
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "reference"))
 import diffusers_rope as dr  # noqa: E402
+import rope_run  # noqa: E402
 
 
 # The named mistakes rope's variant table names (the others fail unnamed: not yet rows of the table).
@@ -38,8 +38,7 @@ WITHIN_TOLERANCE = {"mistake_wan_split_12538_d64_bf16": "the #12538 split within
 
 
 def run(rope, args):
-    p = subprocess.run([rope] + args, capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return rope_run.run(rope, args, timeout=60)
 
 
 def main():

@@ -15,10 +15,11 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 
 import numpy as np
+
+from rope_run import run, run_json
 
 TOKENS, HEADS, D, BASE = 6, 4, 16, 10000.0
 
@@ -66,17 +67,15 @@ def main():
     ]
     failures = []
     for name, extra, after, code, geometry, note in cases:
-        r = subprocess.run([a.rope] + common + ["--after", o(after)] + extra, capture_output=True, text=True)
-        if r.returncode != code:
-            failures.append(f"{name}: exit {r.returncode}, expected {code}: {r.stderr.strip()}")
+        got_code, rep, err = run_json(a.rope, common + ["--after", o(after)] + extra)
+        if got_code != code:
+            failures.append(f"{name}: exit {got_code}, expected {code}: {err.strip()}")
             continue
         if code == 2:
-            if "--head-dim" not in r.stderr or len(r.stderr.strip().splitlines()) != 1:
-                failures.append(f"{name}: the refusal does not name --head-dim in one line: {r.stderr!r}")
+            if "--head-dim" not in err or len(err.strip().splitlines()) != 1:
+                failures.append(f"{name}: the refusal does not name --head-dim in one line: {err!r}")
             continue
-        rep = json.loads(r.stdout)
-        text = subprocess.run([a.rope] + common[:-1] + ["--after", o(after)] + extra, capture_output=True,
-                              text=True).stdout
+        _, text, _ = run(a.rope, common[:-1] + ["--after", o(after)] + extra)
         m = re.search(r"\[seq,heads,d\] = \((\d+), (\d+), (\d+)\)", text) or re.search(r"\[seq,d\] = \((\d+), (\d+)\)", text)
         got = (int(m.group(2)), int(m.group(3))) if m and m.lastindex == 3 else (1, int(m.group(2))) if m else None
         if rep["expected"]["head_dim"] != got[1] if got else True:

@@ -3,8 +3,11 @@
 (0, 8, 16, 32), zigzag and round-robin, written by tests/reference/cp_rank_dumps.py from tests/reference/
 cp_positions.py's independent ports of the splits, one rank planted with each mistake; one command names the failing
 ranks and each mistake: positions not offset per rank (found not_offset), another rank's positions ("rank 2 matches
-rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Bad inputs exit 2
-with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that does not match.
+rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Each rank's report
+(`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON (issue 80
+item 2). Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
+does not match; for --merge a rank's report missing, two of one rank, malformed JSON, reports of two layouts (exit 3: a
+report that cannot be read).
 
 Usage: check_rank_files.py --rope PATH --out DIR   (needs PyTorch: torch.save writes the dumps)
 """
@@ -12,11 +15,11 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import cp_rank_dumps  # noqa: E402
+from rope_run import run  # noqa: E402
 
 CU = [0, 8, 16, 32]
 CASES = [  # layout, planted, failing ranks, per rank: what the report must say
@@ -40,12 +43,12 @@ def main():
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         cp_rank_dumps.write(d, layout, CU, 4, planted)
-        r = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
-                                                "--cp-layout", layout, "--json"], capture_output=True, text=True)
-        if r.returncode != 1:
-            failures.append(f"{layout}: exit {r.returncode}, expected 1: {r.stderr.strip()}")
+        files = ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4", "--cp-layout", layout]
+        code, out, err = run(a.rope, common + files + ["--json"])
+        if code != 1:
+            failures.append(f"{layout}: exit {code}, expected 1: {err.strip()}")
             continue
-        rep = json.loads(r.stdout)
+        rep = json.loads(out)
         if rep["failing_ranks"] != failing or rep["passed"]:
             failures.append(f"{layout}: failing ranks {rep['failing_ranks']}, expected {failing}")
         for rank, what in says.items():
@@ -56,10 +59,21 @@ def main():
             want = what[2] if what[0] == "found" else what[1]
             if got != want:
                 failures.append(f"{layout} rank {rank}: {what[0]} {got}, expected {want}")
-        text = subprocess.run([a.rope] + common + ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4",
-                                                   "--cp-layout", layout], capture_output=True, text=True).stdout
+        _, text, _ = run(a.rope, common + files)
         if "rank 2 matches rank 1's positions" not in text:
             failures.append(f"{layout}: the text does not name rank 2's match: {text}")
+        # Each rank's report where its dump lies (--cp-rank), merged (--merge, a directory): the same report, byte
+        # for byte, text and JSON.
+        reports = os.path.join(a.out, layout + "_reports")
+        shutil.rmtree(reports, ignore_errors=True)
+        os.makedirs(reports)
+        for k in range(4):
+            with open(os.path.join(reports, f"rank{k}.json"), "w") as f:
+                f.write(run(a.rope, common + files + ["--cp-rank", str(k), "--json"])[1])
+        merged = [run(a.rope, ["check", "--merge", reports] + extra) for extra in ([], ["--json"])]
+        if [m[0] for m in merged] != [1, 1] or merged[0][1] != text or merged[1][1] != out:
+            failures.append(f"{layout}: the merged reports differ from the one command's "
+                            f"(exit {[m[0] for m in merged]}): {merged[0][1]}{merged[0][2]}")
     # Bad inputs: one line, exit 2.
     z = os.path.join(a.out, "zigzag")
     dup = os.path.join(a.out, "dup")
@@ -76,13 +90,29 @@ def main():
         ("cp size smaller", os.path.join(z, "rank*.pt"), "3", "beyond --cp-size 3"),
     ]
     for name, glob, cp, words in bad:
-        r = subprocess.run([a.rope] + common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"],
-                           capture_output=True, text=True)
-        if r.returncode != 2 or words not in r.stderr or len(r.stderr.strip().splitlines()) != 1 or r.stdout:
-            failures.append(f"{name}: exit {r.returncode}, stderr {r.stderr!r}")
+        code, out, err = run(a.rope, common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"])
+        if code != 2 or words not in err or len(err.strip().splitlines()) != 1 or out:
+            failures.append(f"{name}: exit {code}, stderr {err!r}")
+    # --merge's bad inputs: one line, exit 2 (3 for a report that cannot be read), nothing on stdout.
+    zr = os.path.join(a.out, "zigzag_reports")
+    rr = os.path.join(a.out, "round-robin_reports")
+    with open(os.path.join(dup, "broken.json"), "w") as f:
+        f.write('{"ranks": [')
+    merge_bad = [
+        ("a rank's report missing", [os.path.join(zr, f"rank{k}.json") for k in range(3)], 2, "no report of rank 3"),
+        ("two reports of one rank", [zr, os.path.join(zr, "rank0.json")], 2, "two reports of rank 0"),
+        ("malformed JSON", [os.path.join(zr, "rank0.json"), os.path.join(dup, "broken.json")], 2, "not valid JSON"),
+        ("reports of two layouts", [os.path.join(zr, f"rank{k}.json") for k in range(3)] +
+         [os.path.join(rr, "rank3.json")], 2, "a report of another batch"),
+        ("a report not there", [os.path.join(zr, "rank9.json")], 3, "cannot read"),
+    ]
+    for name, paths, want, words in merge_bad:
+        code, out, err = run(a.rope, ["check", "--merge"] + paths)
+        if code != want or words not in err or len(err.strip().splitlines()) != 1 or out:
+            failures.append(f"--merge, {name}: exit {code}, stderr {err!r}")
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(CASES) + len(bad)} cases, {len(failures)} failures")
+    print(f"{len(CASES) + len(bad) + len(merge_bad)} cases, {len(failures)} failures")
     return 1 if failures else 0
 
 

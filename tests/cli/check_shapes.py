@@ -28,24 +28,19 @@ import json
 import math
 import os
 import struct
-import subprocess
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 from make_dumps import bf16, inv_freq, rotate  # noqa: E402
+from rope_run import run, run_json  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps")
 INTERNAL_IDS = ["layout-swapped", "base-10000", "scaling-ignored", "attention-factor-missing", "positions-plus-one",
                 "positions-minus-one", "partial-rotary", "angles-bf16", "angles-f16", "mrope-", "positions-restart",
                 "bf16-as-float32"]
 failures = []
-
-
-def run(rope, args):
-    p = subprocess.run([rope] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def expect(cond, what):
@@ -81,11 +76,7 @@ def main():
     theta, _ = inv_freq("default", d, 10000.0)
 
     def check(before, after, *extra):
-        code, stdout, err = run(a.rope, ["check", "--before", before, "--after", after, "--json", *extra])
-        try:
-            return code, json.loads(stdout) if stdout.strip() else None, err
-        except json.JSONDecodeError:
-            return code, None, err
+        return run_json(a.rope, ["check", "--before", before, "--after", after, "--json", *extra])
 
     # 1. Decode batch: 4 rows, one token each, at positions 57, 12, 300, 4095; HF's q [batch, heads, seq, d].
     rows = np.array([[57], [12], [300], [4095]], np.int64)
@@ -179,8 +170,7 @@ def main():
 
     # identify.
     def identify(before, after, *extra):
-        code, stdout, err = run(a.rope, ["identify", "--before", before, "--after", after, "--json", *extra])
-        return code, json.loads(stdout) if stdout.strip() else None, err
+        return run_json(a.rope, ["identify", "--before", before, "--after", after, "--json", *extra])
 
     code, r, err = identify(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_off_by_one.npy"), "--positions", "0:128")
     expect(code == 1 and r and r["position_offset"] == 1 and r["family"]["family"] == "default"

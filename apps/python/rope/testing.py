@@ -24,7 +24,7 @@ import numpy as np
 
 from . import Report, Spec, _as_numpy, _spec, check
 
-__all__ = ["Case", "cases", "assert_rope", "assert_case", "check_case", "check_implementation",
+__all__ = ["Case", "cases", "assert_rope", "assert_ranks", "assert_case", "check_case", "check_implementation",
            "assert_implementation", "ImplementationResult", "to_bf16", "assert_rope_grad"]
 
 
@@ -190,6 +190,17 @@ def assert_case(fn: Callable, case: Case):
     if not report.passed:
         raise AssertionError(f"case {case.id} ({case.why}): {report.diagnosis or 'no known bug matches'}\n"
                              f"{report.summary()}")
+
+
+def assert_ranks(before, after, positions=None, spec=None, **options):
+    """rope.distributed.check_ranks in every rank of a job; on the rank holding the merged report (rank 0, or every
+    rank with all_ranks=True) raises AssertionError whose message is that report (a row per rank, the failing
+    ranks' mistakes, the run's verdict) when a rank fails. Returns the report there, None on the other ranks."""
+    from .distributed import check_ranks
+    report = check_ranks(before, after, positions, spec, **options)
+    if report is not None and not report.passed:
+        raise AssertionError(report.summary())
+    return report
 
 
 def assert_rope(before, after, positions, spec, dtype=None, **options):

@@ -1,9 +1,19 @@
-// The printers of every rank of a run checked in one run (check_ranks_report.hpp).
+// The printers of every rank of a run checked in one run, and the merge of its ranks' reports
+// (check_ranks_report.hpp).
 #include "rope/report/check_ranks_report.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+
+#include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/text_file.hpp"
+#include "rope/models/hf/json_reader.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
@@ -21,23 +31,293 @@ std::string starts_text(const std::vector<long>& starts) {
 
 }  // namespace
 
-Value check_ranks_value(const CheckRanksRun& run) {
+bool RankRow::passed() const {
+  const Value* p = check.find("passed");
+  return p != nullptr && p->kind() == Value::Kind::Bool && p->boolean();
+}
+
+double RankRow::max_ratio() const {
+  const Value* m = check.find("max_ratio");
+  if (m == nullptr) return std::numeric_limits<double>::quiet_NaN();
+  switch (m->kind()) {
+    case Value::Kind::Double:
+      return m->number();
+    case Value::Kind::Int:
+      return static_cast<double>(m->integer());
+    case Value::Kind::UInt:
+      return static_cast<double>(m->uinteger());
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+bool CheckRanksReport::passed() const {
+  return std::all_of(ranks.begin(), ranks.end(), [](const RankRow& r) { return r.passed(); });
+}
+
+std::vector<long> CheckRanksReport::failing_ranks() const {
+  std::vector<long> out;
+  for (const RankRow& r : ranks) {
+    if (!r.passed()) out.push_back(r.rank);
+  }
+  return out;
+}
+
+CheckRanksReport ranks_report(const CheckRanksRun& run) {
+  CheckRanksReport out;
+  out.cp_size = run.batch.cp_size;
+  out.layout = to_string(run.batch.layout);
+  out.sequence_starts = run.batch.sequence_starts;
+  for (const CheckedRank& r : run.ranks) {
+    RankRow row;
+    row.rank = r.rank;
+    row.file = r.file;
+    row.after_file = r.after_file;
+    row.check = check_value(r.run);
+    if (!r.run.passed()) row.diagnosis = r.run.report.diagnosis.message;
+    row.first_position = r.first_position;
+    row.last_position = r.last_position;
+    row.matches_rank = r.matches_rank;
+    if (r.matches_layout) row.matches_layout = to_string(*r.matches_layout);
+    out.ranks.push_back(std::move(row));
+  }
+  return out;
+}
+
+namespace {
+
+using detail::json;
+
+/// The rank's keys of a row, beside its single check's (check_ranks_value writes them).
+constexpr const char* kRowKeys[] = {"rank",          "file",         "after_file",    "first_position",
+                                    "last_position", "matches_rank", "matches_layout"};
+
+Value to_value(const json& j) {
+  switch (j.type()) {
+    case json::value_t::boolean:
+      return Value(j.get<bool>());
+    case json::value_t::number_integer:
+      return Value(j.get<long long>());
+    case json::value_t::number_unsigned:
+      return Value(j.get<unsigned long long>());
+    case json::value_t::number_float:
+      return Value(j.get<double>());
+    case json::value_t::string:
+      return Value(j.get<std::string>());
+    case json::value_t::array: {
+      Value a = Value::array();
+      for (const json& x : j) a.push_back(to_value(x));
+      return a;
+    }
+    case json::value_t::object: {
+      Value o = Value::object();
+      for (auto it = j.begin(); it != j.end(); ++it) o[it.key()] = to_value(it.value());
+      return o;
+    }
+    default:
+      return Value();
+  }
+}
+
+[[noreturn]] void not_a_rank_report(const std::string& path, const std::string& what) {
+  throw InvalidArgument(error_msg("{0}: not a report of ranks, as rope check {1} {2} writes it: {3}",
+                                  escape_for_message(path), option_name("rank_files"), option_name("json"), what));
+}
+
+/// A whole number of the report (rank, cp size, a start): 0 … 2^53.
+long whole(const json& v, const std::string& path, const std::string& key) {
+  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<long long>() < 0) ||
+      v.get<double>() > 9007199254740992.0) {
+    not_a_rank_report(path, fmt::format("'{}' is not a whole number", key));
+  }
+  return static_cast<long>(v.get<long long>());
+}
+
+const json& field(const json& obj, const char* key, const std::string& path) {
+  const auto it = obj.find(key);
+  if (it == obj.end()) not_a_rank_report(path, fmt::format("no '{}'", key));
+  return *it;
+}
+
+/// The reports' paths: each file as given, each directory's *.json files in name order; at most kMaxMergedReports.
+std::vector<std::string> report_paths(const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& p) {
+    if (out.size() >= kMaxMergedReports) {
+      throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
+    }
+    out.push_back(p);
+  };
+  for (const std::string& g : given) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(g, ec)) {
+      add(g);
+      continue;
+    }
+    std::vector<std::string> in_dir;
+    for (std::filesystem::directory_iterator it(g, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().extension() != ".json") continue;
+      if (in_dir.size() >= kMaxMergedReports) {
+        throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
+      }
+      in_dir.push_back(it->path().string());
+    }
+    if (ec) throw IoError(error_msg("cannot read the directory '{0}': {1}", escape_for_message(g), ec.message()));
+    std::sort(in_dir.begin(), in_dir.end());
+    for (const std::string& p : in_dir) add(p);
+  }
+  if (out.empty())
+    throw InvalidArgument(error_msg("{0} names no report (a directory of no *.json)", option_name("merge")));
+  return out;
+}
+
+}  // namespace
+
+CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given) {
+  const std::vector<std::string> paths = report_paths(paths_given);
+  // Every size before any report is read: the reports are held together while merging.
+  std::uintmax_t total = 0;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(p, ec);
+    if (ec) continue;  // read_text_file names what is wrong with it
+    if (size > kMaxRankReportBytes) {
+      throw InvalidArgument(
+          error_msg("the report '{0}' is larger than the {1}-byte limit", escape_for_message(p), kMaxRankReportBytes));
+    }
+    total += size;
+    if (total > kMaxMergedReportBytes) {
+      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
+                                      option_name("merge"), kMaxMergedReportBytes));
+    }
+  }
+  std::vector<RankReportText> reports;
+  for (const std::string& path : paths)
+    reports.push_back({path, read_text_file(path, option_name("merge"), kMaxRankReportBytes)});
+  return merge_rank_report_texts(reports);
+}
+
+CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& reports) {
+  if (reports.empty()) throw InvalidArgument(error_msg("no report to merge"));
+  if (reports.size() > kMaxMergedReports) {
+    throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
+  }
+  std::size_t total = 0;
+  for (const RankReportText& r : reports) {
+    if (r.text.size() > kMaxRankReportBytes) {
+      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit", escape_for_message(r.name),
+                                      kMaxRankReportBytes));
+    }
+    total += r.text.size();
+    if (total > kMaxMergedReportBytes) {
+      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
+                                      option_name("merge"), kMaxMergedReportBytes));
+    }
+  }
+  CheckRanksReport out;
+  std::vector<std::string> rank_path;   // the report each rank's row came from
+  std::string first_path, first_check;  // the first row's mode and expectation, as JSON text
+  for (const RankReportText& report : reports) {
+    const std::string& path = report.name;
+    const json j = detail::parse_json(report.text, escape_for_message(path), kMaxRankReportBytes);
+    if (!j.is_object()) not_a_rank_report(path, "not an object");
+    const json& rows = field(j, "ranks", path);
+    const json& starts = field(j, "sequence_starts", path);
+    const json& layout = field(j, "cp_layout", path);
+    if (!rows.is_array() || !starts.is_array() || !layout.is_string())
+      not_a_rank_report(path, "'ranks', 'sequence_starts' or 'cp_layout' of another type");
+    const long cp = whole(field(j, "cp_size", path), path, "cp_size");
+    if (cp < 1 || cp > kMaxRankFiles) not_a_rank_report(path, "'cp_size' out of range");
+    std::vector<long> batch_starts;
+    for (const json& s : starts) batch_starts.push_back(whole(s, path, "sequence_starts"));
+    if (first_path.empty()) {
+      first_path = path;
+      out.cp_size = cp;
+      out.layout = layout.get<std::string>();
+      out.sequence_starts = batch_starts;
+      rank_path.assign(static_cast<std::size_t>(cp), "");
+      out.ranks.resize(static_cast<std::size_t>(cp));
+    } else if (cp != out.cp_size || layout.get<std::string>() != out.layout || batch_starts != out.sequence_starts) {
+      throw InvalidArgument(
+          error_msg("'{0}' is a report of another batch than '{1}' (its cp size, layout or sequence "
+                    "starts differ): merge the reports of one run",
+                    escape_for_message(path), escape_for_message(first_path)));
+    }
+    for (const json& r : rows) {
+      if (!r.is_object()) not_a_rank_report(path, "a rank that is not an object");
+      RankRow row;
+      row.rank = whole(field(r, "rank", path), path, "rank");
+      if (row.rank >= cp) not_a_rank_report(path, fmt::format("rank {} beyond its cp size {}", row.rank, cp));
+      const json& file = field(r, "file", path);
+      if (!file.is_string()) not_a_rank_report(path, "'file' is not a text");
+      row.file = file.get<std::string>();
+      if (const auto a = r.find("after_file"); a != r.end() && a->is_string()) row.after_file = a->get<std::string>();
+      const json& first = field(r, "first_position", path);
+      const json& last = field(r, "last_position", path);
+      if (!first.is_number() || !last.is_number()) not_a_rank_report(path, "a positions span that is not a number");
+      row.first_position = first.get<double>();
+      row.last_position = last.get<double>();
+      const json& m = field(r, "matches_rank", path);
+      if (!m.is_null()) row.matches_rank = whole(m, path, "matches_rank");
+      const json& ml = field(r, "matches_layout", path);
+      if (ml.is_string()) row.matches_layout = ml.get<std::string>();
+      json check = r;
+      for (const char* key : kRowKeys) check.erase(key);
+      if (!check.contains("passed") || !check["passed"].is_boolean())
+        not_a_rank_report(path, "a rank without 'passed'");
+      // One check for every rank: the same mode and expectation (the model, its scaling, layout and dimensions).
+      json spec = json::object();
+      spec["mode"] = check.value("mode", json("forward"));
+      spec["expected"] = check.value("expected", json());
+      const std::string spec_text = spec.dump();
+      if (first_check.empty()) {
+        first_check = spec_text;
+      } else if (spec_text != first_check) {
+        throw InvalidArgument(
+            error_msg("'{0}' is a report of another check than '{1}' (its mode or expected RoPE "
+                      "differs): merge the reports of one run",
+                      escape_for_message(path), escape_for_message(first_path)));
+      }
+      const auto k = static_cast<std::size_t>(row.rank);
+      if (!rank_path[k].empty()) {
+        throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
+                                        escape_for_message(rank_path[k]), escape_for_message(path)));
+      }
+      rank_path[k] = path;
+      if (const auto d = check.find("diagnosis"); !row.passed() && d != check.end() && d->is_object()) {
+        if (const auto msg = d->find("message"); msg != d->end() && msg->is_string())
+          row.diagnosis = Message::same(msg->get<std::string>());
+      }
+      row.check = to_value(check);
+      out.ranks[k] = std::move(row);
+    }
+  }
+  for (long r = 0; r < out.cp_size; ++r) {
+    if (rank_path[static_cast<std::size_t>(r)].empty()) {
+      throw InvalidArgument(error_msg("{0} has no report of rank {1} (cp size {2}: ranks 0 … {3})",
+                                      option_name("merge"), r, out.cp_size, out.cp_size - 1));
+    }
+  }
+  return out;
+}
+
+Value check_ranks_value(const CheckRanksReport& run) {
   Value v = Value::object();
-  v["cp_size"] = run.batch.cp_size;
-  v["cp_layout"] = std::string(to_string(run.batch.layout));
+  v["cp_size"] = run.cp_size;
+  v["cp_layout"] = run.layout;
   Value starts = Value::array();
-  for (const long s : run.batch.sequence_starts) starts.push_back(s);
+  for (const long s : run.sequence_starts) starts.push_back(s);
   v["sequence_starts"] = std::move(starts);
   Value ranks = Value::array();
-  for (const CheckedRank& r : run.ranks) {
-    Value one = check_value(r.run);
+  for (const RankRow& r : run.ranks) {
+    Value one = r.check;
     one["rank"] = r.rank;
     one["file"] = r.file;
     if (!r.after_file.empty()) one["after_file"] = r.after_file;
     one["first_position"] = r.first_position;
     one["last_position"] = r.last_position;
     one["matches_rank"] = r.matches_rank ? Value(*r.matches_rank) : Value();
-    one["matches_layout"] = r.matches_layout ? Value(std::string(to_string(*r.matches_layout))) : Value();
+    one["matches_layout"] = r.matches_layout.empty() ? Value() : Value(r.matches_layout);
     ranks.push_back(std::move(one));
   }
   v["ranks"] = std::move(ranks);
@@ -48,25 +328,25 @@ Value check_ranks_value(const CheckRanksRun& run) {
   return v;
 }
 
-void print_check_ranks(std::ostream& out, const CheckRanksRun& run, const Text& t) {
+void print_check_ranks(std::ostream& out, const CheckRanksReport& run, const Text& t) {
   const std::vector<long> failing = run.failing_ranks();
   out << t.tr("rope check: {0} ranks of a packed batch (sequence starts {1}, {2}, cp size {3})\n", run.ranks.size(),
-              starts_text(run.batch.sequence_starts), to_string(run.batch.layout), run.batch.cp_size);
-  for (const CheckedRank& r : run.ranks) {
-    const std::string verdict = r.run.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
-    std::string line = t.tr("  rank {0}  {1}  {2}  positions {3}–{4}  max |Δ|/tolerance {5}", r.rank, pad(verdict, 4),
-                            r.file, format_number(r.first_position), format_number(r.last_position),
-                            fmt::format("{:.4g}", r.run.report.comparison.max_ratio));
+              starts_text(run.sequence_starts), run.layout, run.cp_size);
+  for (const RankRow& r : run.ranks) {
+    const std::string verdict = r.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
+    std::string line =
+        t.tr("  rank {0}  {1}  {2}  positions {3}–{4}  max |Δ|/tolerance {5}", r.rank, pad(verdict, 4), r.file,
+             format_number(r.first_position), format_number(r.last_position), fmt::format("{:.4g}", r.max_ratio()));
     if (r.matches_rank) {
       line = t.tr("{0}: rank {1} matches rank {2}'s positions (the rank holds, or was rotated at, rank {2}'s slice)",
                   line, r.rank, *r.matches_rank);
-    } else if (r.matches_layout) {
+    } else if (!r.matches_layout.empty()) {
       line = t.tr(
           "{0}: rank {1} matches its own tokens split {2}, not {3} (the rank's chunks taken in the other "
           "layout)",
-          line, r.rank, to_string(*r.matches_layout), to_string(run.batch.layout));
-    } else if (!r.run.passed() && !r.run.report.diagnosis.message.en.empty()) {
-      line = t.tr("{0}: {1}", line, r.run.report.diagnosis.message.in(t.lang()));
+          line, r.rank, r.matches_layout, run.layout);
+    } else if (!r.passed() && !r.diagnosis.en.empty()) {
+      line = t.tr("{0}: {1}", line, r.diagnosis.in(t.lang()));
     }
     out << line << '\n';
   }

@@ -70,5 +70,27 @@ TEST(FilesByRank, RefusesBadSets) {
   refused({"rank0.pt"}, 2, "no file of rank 1");                                // cp size larger
 }
 
+// One rank's file (--cp-rank, a rank's report for --merge): the others' paths left out, its slot alone filled.
+TEST(FileOfRank, PicksTheRanksFileAlone) {
+  const std::vector<std::string> got = file_of_rank({"d/rank2.pt", "d/rank0.pt", "d/rank1.pt"}, 1, 3, "", "rank_files");
+  EXPECT_EQ(got, (std::vector<std::string>{"", "d/rank1.pt", ""}));
+}
+
+TEST(FileOfRank, RefusesBadSets) {
+  const auto refused = [](const std::vector<std::string>& paths, long rank, long cp, const std::string& words) {
+    try {
+      file_of_rank(paths, rank, cp, "", "rank_files");
+      ADD_FAILURE() << "accepted: " << words;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  refused({}, 0, 2, "matches no file");
+  refused({"rank0.pt", "rank2.pt"}, 1, 3, "no file of rank 1");
+  refused({"a/rank0.pt", "b/rank0.pt"}, 0, 2, "two files of rank 0");
+  refused({"rank0.pt"}, 2, 2, "is not a rank of");
+  refused({"rank0.pt"}, -1, 2, "is not a rank of");
+}
+
 }  // namespace
 }  // namespace rope

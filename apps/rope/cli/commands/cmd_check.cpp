@@ -53,6 +53,8 @@ static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
 struct RankOptions {
   std::string files, before, after, rank_of, cp_layout = "zigzag";
   long cp_size = 0;
+  std::optional<long> cp_rank;     ///< one rank's report (for --merge)
+  std::vector<std::string> merge;  ///< --merge: the per-rank reports
 };
 
 /// The paths a glob names, sorted; none when it matches nothing.
@@ -96,15 +98,32 @@ int run_check_ranks(const CheckOptions& opt, const RankOptions& ranks, std::ostr
     }
     r.batch.sequence_starts.push_back(static_cast<long>(v));
   }
+  const auto files = [&](const std::string& glob, const char* setting) {
+    return ranks.cp_rank ? file_of_rank(glob_paths(glob), *ranks.cp_rank, ranks.cp_size, ranks.rank_of, setting)
+                         : files_by_rank(glob_paths(glob), ranks.cp_size, ranks.rank_of, setting);
+  };
   if (!ranks.files.empty()) {
-    r.files = files_by_rank(glob_paths(ranks.files), ranks.cp_size, ranks.rank_of, "rank_files");
+    r.files = files(ranks.files, "rank_files");
   } else {
-    r.files = files_by_rank(glob_paths(ranks.before), ranks.cp_size, ranks.rank_of, "rank_files_before");
-    r.after_files = files_by_rank(glob_paths(ranks.after), ranks.cp_size, ranks.rank_of, "rank_files_after");
+    r.files = files(ranks.before, "rank_files_before");
+    r.after_files = files(ranks.after, "rank_files_after");
   }
   const CheckRanksRun run = rope::run_check_ranks(r);
   emit_report(out, run, {opt.json, opt.lang, opt.digits});
   return run.passed() ? kOk : kVerifyFailed;
+}
+
+/// --merge: the per-rank reports of one run, one report (check_ranks_report.hpp merge_rank_reports).
+int run_merge_reports(const CheckOptions& opt, const RankOptions& ranks, std::ostream& out) {
+  if (!opt.dumps.before.empty() || !opt.dumps.after.empty() || !ranks.files.empty() || !ranks.before.empty() ||
+      !ranks.after.empty()) {
+    throw InvalidArgument(
+        error_msg("--merge reads the ranks' reports: leave out the dumps (--before, --after, "
+                  "--rank-files)"));
+  }
+  const CheckRanksReport merged = merge_rank_reports(ranks.merge);
+  emit_report(out, merged, {opt.json, opt.lang, opt.digits});
+  return merged.passed() ? kOk : kVerifyFailed;
 }
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
@@ -145,6 +164,13 @@ Command add_check_command(CLI::App& app) {
                   "path, else the only number in the file's name)")
       ->type_name("REGEX");
   add_long_option(*sub, "--cp-size", ranks->cp_size, "the ranks the packed batch is split over (with --rank-files)");
+  add_long_option(*sub, "--cp-rank", ranks->cp_rank, 0,
+                  "with --rank-files: check this rank's file alone, one rank's report (--json) for --merge");
+  sub->add_option("--merge", ranks->merge,
+                  "the ranks' reports of one run (each the --json of --rank-files … --cp-rank R), files or directories "
+                  "of *.json: one report, as --rank-files prints it")
+      ->type_name("REPORT")
+      ->expected(1, -1);
   sub->add_option("--cp-layout", ranks->cp_layout, "zigzag, round-robin or contiguous (with --rank-files)")
       ->type_name("LAYOUT");
   add_base_option(*sub, opt->base);
@@ -204,9 +230,11 @@ Command add_check_command(CLI::App& app) {
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt, ranks, sub](std::ostream& out) {
+            if (!ranks->merge.empty()) return run_merge_reports(*opt, *ranks, out);
             if (!ranks->files.empty() || !ranks->before.empty() || !ranks->after.empty())
               return run_check_ranks(*opt, *ranks, out);
-            for (const char* name : {"--rank-of", "--cp-size", "--cp-layout"}) {  // the run's options, not one dump's
+            for (const char* name :
+                 {"--rank-of", "--cp-size", "--cp-layout", "--cp-rank"}) {  // the run's options, not one dump's
               if (sub->count(name) > 0) {
                 throw InvalidArgument(error_msg("{0} is read with --rank-files (every rank's files of a run)", name));
               }

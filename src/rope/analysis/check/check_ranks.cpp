@@ -102,6 +102,34 @@ std::vector<std::string> files_by_rank(const std::vector<std::string>& paths, lo
   return out;
 }
 
+std::vector<std::string> file_of_rank(const std::vector<std::string>& paths, long rank, long cp_size,
+                                      const std::string& rank_of, const std::string& setting) {
+  if (paths.empty()) throw InvalidArgument(error_msg("{0} matches no file", option_name(setting)));
+  if (static_cast<long>(paths.size()) > kMaxRankFiles) {
+    throw InvalidArgument(
+        error_msg("{0} matches {1} files, more than {2}", option_name(setting), paths.size(), kMaxRankFiles));
+  }
+  if (rank < 0 || rank >= cp_size) {
+    throw InvalidArgument(error_msg("{0} {1} is not a rank of {2} {3} (ranks 0 … {4})", option_name("cp_rank"), rank,
+                                    option_name("cp_size"), cp_size, cp_size - 1));
+  }
+  std::vector<std::string> out(static_cast<std::size_t>(cp_size));
+  std::string& slot = out[static_cast<std::size_t>(rank)];
+  for (const std::string& p : paths) {
+    if (rank_of_path(p, rank_of) != rank) continue;
+    if (!slot.empty()) {
+      throw InvalidArgument(
+          error_msg("two files of rank {0}: '{1}' and '{2}'", rank, escape_for_message(slot), escape_for_message(p)));
+    }
+    slot = p;
+  }
+  if (slot.empty()) {
+    throw InvalidArgument(error_msg("{0} has no file of rank {1} ({2} {3}: ranks 0 … {4})", option_name(setting), rank,
+                                    option_name("cp_size"), cp_size, cp_size - 1));
+  }
+  return out;
+}
+
 bool CheckRanksRun::passed() const {
   return std::all_of(ranks.begin(), ranks.end(), [](const CheckedRank& r) { return r.run.passed(); });
 }
@@ -159,6 +187,7 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
   };
   for (long r = 0; r < cp; ++r) {
     const auto k = static_cast<std::size_t>(r);
+    if (request.files[k].empty()) continue;  // one rank's report: the other ranks are checked where they lie
     CheckedRank c;
     c.rank = r;
     c.file = request.files[k];

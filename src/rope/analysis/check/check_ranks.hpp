@@ -29,10 +29,18 @@ inline constexpr long kMaxRankFiles = 1L << 16;
 std::vector<std::string> files_by_rank(const std::vector<std::string>& paths, long cp_size, const std::string& rank_of,
                                        const std::string& setting);
 
+/// One rank's file among `paths` (`rope check --rank-files GLOB --cp-rank R`: one rank's report, for `--merge`):
+/// index `rank` holds it, the others are empty. Paths of other ranks are left out. @throws InvalidArgument: no path,
+/// more than kMaxRankFiles, `rank` outside 0 … cp_size − 1, no file of `rank`, two files of it (both named).
+std::vector<std::string> file_of_rank(const std::vector<std::string>& paths, long rank, long cp_size,
+                                      const std::string& rank_of, const std::string& setting);
+
 /// Every rank's dump of a context-parallel run checked in one run (`rope check --rank-files`).
 struct CheckRanksRequest {
   CheckRequest check;  ///< the settings and the tensors' names; each rank's files and positions set per rank
-  std::vector<std::string> files;        ///< each rank's file, rank order (files_by_rank): both tensors
+  /// Each rank's file, rank order (files_by_rank): both tensors; a rank whose file is empty is not checked (one rank's
+  /// report, file_of_rank).
+  std::vector<std::string> files;
   std::vector<std::string> after_files;  ///< where the engine writes them apart, each rank's after file; else empty
   /// The packed batch's starts (the whole batch's cu_seqlens, its total), the cp size and the layout; cp_rank unused.
   /// Each rank's positions are cp_positions of it, unless check.dumps.positions_tensor names a tensor of each file.
@@ -54,7 +62,7 @@ struct CheckedRank {
 struct CheckRanksRun {
   CpPositionsRequest batch;
   bool positions_from_files = false;  ///< each rank's positions read from its file's tensor
-  std::vector<CheckedRank> ranks;     ///< rank order
+  std::vector<CheckedRank> ranks;     ///< rank order (the ranks checked: every rank, or one)
   bool passed() const;
   std::vector<long> failing_ranks() const;
 };
