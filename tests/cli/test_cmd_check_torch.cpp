@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rope/io/tensor_directory.hpp"
 #include "support/cli_harness.hpp"
 #include "support/shared.hpp"
 
@@ -95,6 +96,19 @@ TEST(CmdCheckTorch, TensorPatternsAreChecked) {
   expect_one_line_error(rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q",
                                   "--after-tensor", "layers.*.missing"}),
                         2, "no tensor named 'layers.0.missing', the pair of 'layers.0.q'");
+}
+
+// Every rank's file of a run opened once (issue 80 item 1), its failing ranks' retries at the other ranks' positions
+// and in the other layouts included: data/dumps/torch/cp4's 4 ranks, 3 of them failing (docs/check.md), 4 directories.
+TEST(CmdCheckTorch, EachRanksFileIsOpenedOnceForItsCheckAndItsRetries) {
+  const long before = detail::tensor_directory_reads();
+  const test::Result r =
+      rope_cli({"check", "--rank-files", kTorch + "cp4/rank*.pt", "--before-tensor", "q", "--after-tensor", "q_rope",
+                "--cp-size", "4", "--cp-layout", "zigzag", "--sequence-starts", "0,8,16,32", "--layout", "half"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rank 2 matches rank 1's positions")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("rank 3 matches its own tokens split contiguous, not zigzag")) << r.out;
+  EXPECT_EQ(detail::tensor_directory_reads() - before, 4);
 }
 
 TEST(CmdCheckTorch, InspectListsTheTensorsOfADump) {

@@ -8,6 +8,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
@@ -171,11 +172,26 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
       positions.push_back(cp_positions(one));
     }
   }
+  // The rank's files opened once (a torch.save archive's central directory and pickle, a .npy or safetensors header:
+  // tensor_directory.hpp), for its check and every retry of a failing rank at other positions and layouts; one
+  // rank's at a time. A file that cannot be opened so is read by its path, where run_check says why.
+  std::shared_ptr<const TensorDirectory> before_directory, after_directory;
+  const auto open_directory = [](const std::string& path) -> std::shared_ptr<const TensorDirectory> {
+    try {
+      return TensorDirectory::open(path);
+    } catch (const InvalidArgument&) {
+      return nullptr;
+    } catch (const IoError&) {
+      return nullptr;
+    }
+  };
   const auto check_at = [&](long rank, const CpPositions* at) {
     CheckRequest one = request.check;
     const auto k = static_cast<std::size_t>(rank);
     one.dumps.before = request.files[k];
     one.dumps.after = request.after_files.empty() ? request.files[k] : request.after_files[k];
+    one.dumps.before_directory = before_directory;
+    one.dumps.after_directory = request.after_files.empty() ? before_directory : after_directory;
     if (at != nullptr) {
       one.dumps.positions = joined(at->positions);
       one.dumps.positions_tensor.clear();
@@ -188,6 +204,8 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
   for (long r = 0; r < cp; ++r) {
     const auto k = static_cast<std::size_t>(r);
     if (request.files[k].empty()) continue;  // one rank's report: the other ranks are checked where they lie
+    before_directory = open_directory(request.files[k]);
+    after_directory = request.after_files.empty() ? nullptr : open_directory(request.after_files[k]);
     CheckedRank c;
     c.rank = r;
     c.file = request.files[k];
