@@ -286,6 +286,53 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
     }
     expect_line(s[at], {}, m13(in.d, std::abs(in.m), std::sqrt(pairs * (in.qa * in.qa + in.qb * in.qb))));
   }
+  {
+    SCOPED_TRACE("step 8");
+    const std::vector<std::string> s = step_lines(out, "Step 8:");
+    const int pairs = in.d / 2;
+    const auto u = [](int i) { return static_cast<std::size_t>(i); };
+    // Qwen3-VL's interleave (docs/multi-axis.md (A3)) of the sections [P − 2⌊P/3⌋, ⌊P/3⌋, ⌊P/3⌋]
+    const int sh = pairs / 3, sw = pairs / 3, st = pairs - sh - sw;
+    std::vector<int> axis(u(pairs));
+    for (int j = 0; j < pairs; ++j) axis[u(j)] = j % 3 == 1 && j < 3 * sh ? 1 : j % 3 == 2 && j < 3 * sw ? 2 : 0;
+    ASSERT_EQ(s.size(), 7 + u(pairs) + 3);
+    expect_line(s[0], {8});
+    expect_line(s[1], {7, static_cast<double>(pairs)});
+    expect_line(s[2], {static_cast<double>(st), static_cast<double>(sh), static_cast<double>(sw)});
+    expect_line(s[3], {});
+    expect_line(s[4], {7}, m13(in.d, std::abs(in.m), std::sqrt(pairs * (in.qa * in.qa + in.qb * in.qb))));
+    expect_line(s[5], {1, 2, in.m, 1, 2, in.n});  // one frame (1) and row (2), the columns M and N
+    double score = 0, angles = 0;
+    std::vector<double> differing;
+    for (int i = 0; i < pairs; ++i) {
+      SCOPED_TRACE(fmt::format("pair {}", i));
+      const double theta = std::pow(in.base, -2.0 * i / in.d);                      // (M1)
+      const double at[3][2] = {{1, 1}, {2, 2}, {in.m, in.n}};                       // (t, h, w) of q and of k
+      const double pq = at[axis[u(i)]][0] * theta, pk = at[axis[u(i)]][1] * theta;  // (A1)
+      const std::vector<double> got = numbers(s[7 + u(i)]);
+      ASSERT_EQ(got.size(), 4u);
+      EXPECT_EQ(got[0], i);
+      EXPECT_NEAR(got[1], theta, 5.000001e-6 * theta);
+      EXPECT_NEAR(got[2], pq, kPrinted);
+      EXPECT_NEAR(got[3], pk, kPrinted);
+      EXPECT_EQ(s[7 + u(i)].find("←") != std::string::npos, pq != pk);
+      EXPECT_THAT(s[7 + u(i)], HasSubstr(std::string("  ") + "thw"[axis[u(i)]] + "  "));
+      if (pq != pk) differing.push_back(i);
+      const auto [q0, q1] = turn(pq, in.qa, in.qb);
+      const auto [k0, k1] = turn(pk, in.ka, in.kb);
+      score += q0 * k0 + q1 * k1;
+      angles += std::abs(pq) + std::abs(pk) + std::abs(pk - pq);
+    }
+    std::size_t at = 7 + u(pairs);
+    if (differing.empty()) {
+      expect_line(s[at++], {static_cast<double>(in.d)});  // "at d = D no pair reads w"
+    } else {
+      differing.insert(differing.end(), {0, 0});  // "only the w pairs (…) …, p' − p = (0, 0, N − M)"
+      expect_line(s[at++], differing);
+    }
+    expect_line(s[at++], {score});
+    expect_line(s[at], {score}, m13(in.d, angles, pairs * norm_q * norm_k));
+  }
 }
 
 inline std::vector<std::string> args_of(const Inputs& in) {

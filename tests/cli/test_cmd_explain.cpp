@@ -42,28 +42,29 @@ using ::testing::StartsWith;
 
 class CmdExplain : public test::TempDirTest {};
 
-TEST_F(CmdExplain, DefaultWalkthroughShowsSevenStepsAndPasses) {
+TEST_F(CmdExplain, DefaultWalkthroughShowsEightStepsAndPasses) {
   const Result r = rope_cli({"explain"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  for (int k = 1; k <= 7; ++k) EXPECT_THAT(r.out, HasSubstr(fmt::format("\nStep {}: ", k)));
+  for (int k = 1; k <= 8; ++k) EXPECT_THAT(r.out, HasSubstr(fmt::format("\nStep {}: ", k)));
   EXPECT_THAT(r.out, HasSubstr("q = (1, 0.5), M = 2;  k = (0.8, -0.3), N = 5"));
   EXPECT_THAT(
-      r.out, HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); step 7: d = 8, base = 10000"));
+      r.out,
+      HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); steps 7–8: d = 8, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("R(−Mθ)·R(Nθ)"));
   EXPECT_THAT(r.out, HasSubstr("mind the sign: qᵀ R_{M−N} k = -0.742279 is not the score"));
   // R_mᵀ instead of R_m: the turned vectors' score is the slip's, -0.742279, checked against it.
   EXPECT_THAT(r.out, HasSubstr("⟨R_Mᵀ q, R_Nᵀ k⟩ = (0.038502, -1.117371)·(0.514607, 0.682041) = -0.742279   |Δ|"));
-  // ✗ only in the legend of the header, ✓ there and on each of the 12 checks.
+  // ✗ only in the legend of the header, ✓ there and on each of the 14 checks.
   const auto count = [&](const std::string& what) {
     std::size_t n = 0;
     for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
     return n;
   };
   EXPECT_EQ(count("✗"), 1u);
-  EXPECT_EQ(count("✓"), 14u);
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 95) << r.out;
-  EXPECT_THAT(r.out, testing::EndsWith("\nall 12 checks ✓: the two sides of every identity agree up to rounding\n"));
+  EXPECT_EQ(count("✓"), 16u);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 110) << r.out;
+  EXPECT_THAT(r.out, testing::EndsWith("\nall 14 checks ✓: the two sides of every identity agree up to rounding\n"));
 }
 
 TEST_F(CmdExplain, EveryPrintedNumberMatchesAnIndependentComputation) {
@@ -97,10 +98,10 @@ TEST_F(CmdExplain, PairTakesItsThetaFromDimAndBase) {
 }
 
 TEST_F(CmdExplain, StepShowsOneStepAndCountsItsChecks) {
-  for (int k = 1; k <= 7; ++k) {
+  for (int k = 1; k <= 8; ++k) {
     const Result r = rope_cli({"explain", "--step", std::to_string(k)});
     ASSERT_EQ(r.code, 0) << r.err;
-    for (int other = 1; other <= 7; ++other) {
+    for (int other = 1; other <= 8; ++other) {
       EXPECT_EQ(r.out.find(fmt::format("\nStep {}: ", other)) != std::string::npos, other == k) << k << " " << other;
     }
   }
@@ -135,8 +136,9 @@ bool has_cjk(const std::string& text) {
 TEST_F(CmdExplain, ChineseHasNoEnglishAndEnglishHasNoChinese) {
   // An English sentence shows up as an ASCII word of 4 or more letters. Formulas use short names (cos,
   // sin, arg, Re, rad, rot, R_M …); the only longer ones are the name RoPE, the path docs/math.md and
-  // the symbols base and diag, which stay as they are in Chinese too.
-  const std::set<std::string> allowed = {"RoPE", "base", "diag", "docs", "math"};
+  // the symbols base and diag, which stay as they are in Chinese too; step 8 names Qwen3-VL, the config key
+  // sections and the path docs/multi-axis.md.
+  const std::set<std::string> allowed = {"RoPE", "base", "diag", "docs", "math", "Qwen", "sections", "multi", "axis"};
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{}, {"--pair", "1"}, {"--theta", "0.5"}, {"--q", "1,0", "--k", "2,0"}}) {
     std::vector<std::string> zh_args = {"explain", "--lang", "zh"};
@@ -197,7 +199,7 @@ TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
   EXPECT_FALSE(print_explain(out, run, Text(Lang::En)));
   EXPECT_FALSE(run.passed());
   EXPECT_THAT(out.str(), HasSubstr("|Δ| = 1.0e-01 > 2.0e-14 ✗"));
-  EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 12 checks ✗: the two sides differ by more than rounding\n"));
+  EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 14 checks ✗: the two sides differ by more than rounding\n"));
   std::ostringstream other;
   run.step = 4;
   EXPECT_TRUE(print_explain(other, run, Text(Lang::En)));  // step 4 alone has no failed check
@@ -238,8 +240,8 @@ TEST_F(CmdExplain, BadInputExitsTwoWithOneLine) {
                         "dimension d must be even and between 2 and 16 (got 18)");
   expect_one_line_error(rope_cli({"explain", "--dim", "8.5"}), 2, "--dim");
   expect_one_line_error(rope_cli({"explain", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
-  expect_one_line_error(rope_cli({"explain", "--step", "0"}), 2, "--step must be between 1 and 7 (got 0)");
-  expect_one_line_error(rope_cli({"explain", "--step", "8"}), 2, "--step must be between 1 and 7 (got 8)");
+  expect_one_line_error(rope_cli({"explain", "--step", "0"}), 2, "--step must be between 1 and 8 (got 0)");
+  expect_one_line_error(rope_cli({"explain", "--step", "9"}), 2, "--step must be between 1 and 8 (got 9)");
   expect_one_line_error(rope_cli({"explain", "--lang", "fr"}), 2, "--lang must be 'en' or 'zh' (got 'fr')");
   expect_one_line_error(rope_cli({"explain", "--width", "900"}), 2, "--width needs a figure");
   expect_one_line_error(rope_cli({"explain", "--title", "x"}), 2, "--title needs a figure");
@@ -306,6 +308,18 @@ TEST(CmdExplainJson, IsTheReportsValue) {
   EXPECT_NEAR(j["score"].get<double>(), j["relative_score"].get<double>(), 1e-12);
   const Result text = test::rope_cli({"explain", "--position", "2", "--position", "5", "--step", "5", "--quiet"});
   EXPECT_THAT(text.out, ::testing::HasSubstr(fmt::format("{:.6f}", std::abs(j["score"].get<double>()))));
+}
+
+// Step 8's numbers in --json: the axis of each pair and the two forms of the patches' score, worked by hand in
+// tests/analysis/teaching/test_explain.cpp (2.620704).
+TEST(CmdExplainJson, CarriesStepEightsAxesAndScore) {
+  const Result r = test::rope_cli({"explain", "--step", "8", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["axes"], "thwt");
+  EXPECT_NEAR(j["patch_score"].get<double>(), 2.620704, 5e-7);
+  EXPECT_NEAR(j["patch_relative_score"].get<double>(), j["patch_score"].get<double>(), 1e-12);
+  EXPECT_EQ(j["checks"].size(), 2u);
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ TEST(ExplainRun, ThetaComesFromThePairOrTheRequest) {
 
 TEST(ExplainRun, RefusesBadStepsPairsAndPositions) {
   ExplainRequest r;
-  r.step = 8;
+  r.step = 9;
   EXPECT_THROW(run_explain(r), InvalidArgument);
   r.step = 1;
   r.pair = 4;  // d = 8 has pairs 0 … 3

@@ -85,6 +85,7 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
             "frame too, and each pair of the head reads one of the axes."),
        {{{"positions", "--model", "qwen2-vl-7b", "--text", "2", "--image", "1x4x6", "--text", "1"}, ""},
         {{"positions", "--model", "qwen2-vl-7b", "--text", "2", "--video", "2x4x4", "--text", "1"}, ""},
+        {{"explain", "--step", "8"}, ""},
         {{"sections", "--model", "qwen2-vl-7b"}, ""},
         {{"sections", "--model", "qwen3-vl-8b", "--png", "sections.png"},
          t.tr("which pair turns with which axis in Qwen3-VL-8B: its sections chunked and interleaved")}}},

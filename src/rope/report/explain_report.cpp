@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rope/io/csv.hpp"
+#include "rope/models/axes.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
@@ -47,6 +48,11 @@ std::string verdict(const rope::Check& c) {
   return c.passed() ? fmt::format("|Δ| = {} ≤ {} ✓", diff, shown[1]) : fmt::format("|Δ| = {} > {} ✗", diff, shown[1]);
 }
 
+/// Spaces up to `width` terminal columns, then `s` (a right-aligned column of possibly Chinese heads).
+std::string pad_left(const std::string& s, std::size_t width) {
+  return std::string(width - std::min(width, columns(s)), ' ') + s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The text.
 
@@ -60,7 +66,7 @@ class Printer {
     line(t_.tr("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)"));
     line(fmt::format("  q = {}, M = {};  k = {}, N = {}", vec(s.q, true), format_number(s.m), vec(s.k, true),
                      format_number(s.n)));
-    line(t_.tr("  θ = {0} rad per position in steps 1–6 ({1}); step 7: d = {2}, base = {3}", format_number(s.theta),
+    line(t_.tr("  θ = {0} rad per position in steps 1–6 ({1}); steps 7–8: d = {2}, base = {3}", format_number(s.theta),
                theta_source, s.d, format_number(s.base)));
     line(t_.tr("  each check: |Δ| = the difference of its two sides, ✓ if it is within the rounding tolerance"));
     line(t_.tr("  κ·ε·(d + A)·S of (M13) (A: the sum of |angles| in rad, S: the scale), ✗ otherwise"));
@@ -90,6 +96,9 @@ class Printer {
         break;
       case 7:
         step7();
+        break;
+      case 8:
+        step8();
         break;
       default:
         break;
@@ -252,6 +261,54 @@ class Printer {
     line("    " + verdict(s.check));
   }
 
+  void step8() {
+    const explain::Step8& s = w_.step8;
+    const explain::Setup& in = w_.setup;
+    const int pairs = in.d / 2;
+    line(t_.tr("Step 8: several axes: pair i reads one axis a(i) of (t, h, w), turning by θ_i·p_a(i) (A1), (A3)"));
+    line(
+        t_.tr("  an image patch has a row h and a column w, a video patch a frame t too; here step 7's {0} pairs "
+              "take",
+              pairs));
+    std::string letters;
+    for (int i = 0; i < pairs; ++i) letters += fmt::format("{}{}", i ? " · " : "", axis_letter(s.map.pair_axis[i]));
+    line(t_.tr("  the axes in turn as Qwen3-VL interleaves them (docs/multi-axis.md): sections [{0}] give {1}",
+               fmt::format("{}", fmt::join(s.sections, ", ")), letters));
+    line(t_.tr("  a text token at position M is (M, M, M), one position on every axis: pair i turns by Mθ_i,"));
+    line(t_.tr("  step 7's R_M: R_(M,M,M)·q = R_M·q   {0}", verdict(s.text_check)));
+    line(t_.tr("  two patches of one row: q at (t, h, w) = {0}, k at {1}: one frame and row, the columns M and N",
+               s.query_patch.text(), s.key_patch.text()));
+    const std::string axis = t_.tr("axis");
+    const std::size_t axis_width = std::max<std::size_t>(columns(axis), 4) + 2;
+    const std::string q_head = t_.tr("angle of q (rad)");
+    const std::string k_head = t_.tr("angle of k (rad)");
+    const std::size_t q_width = std::max<std::size_t>(columns(q_head), 12) + 2;
+    const std::size_t k_width = std::max<std::size_t>(columns(k_head), 12) + 2;
+    line(fmt::format("  {:>5}  {}{:>10}  {}{}", "i", pad(axis, axis_width), "θ_i", pad_left(q_head, q_width),
+                     pad_left(k_head, k_width)));
+    for (int i = 0; i < pairs; ++i) {
+      const bool differs = std::find(s.differing.begin(), s.differing.end(), i) != s.differing.end();
+      line(fmt::format("  {:>5}  {}{:>10}  {}{}{}", i, pad(std::string(axis_letter(s.map.pair_axis[i])), axis_width),
+                       fmt::format("{:.6g}", w_.step7.theta[i]), pad_left(fx(s.query_angles[i]), q_width),
+                       pad_left(fx(s.key_angles[i]), k_width), differs ? t_.tr("  ← differs") : ""));
+    }
+    const std::string listed = fmt::format("{}", fmt::join(s.differing, ", "));
+    if (s.differing.empty() && in.m == in.n) {
+      line(t_.tr("  no pair turns them apart: M = N puts both in one place"));
+    } else if (s.differing.empty()) {
+      line(t_.tr("  no pair turns them apart: at d = {0} no pair reads w", in.d));
+    } else if (s.only_w) {
+      line(
+          t_.tr("  only the w pairs ({0}) turn them apart: R_(p'−p), p' − p = (0, 0, N − M), is the identity on the "
+                "t and h pairs",
+                listed));
+    } else {
+      line(t_.tr("  the pairs {0} turn them apart", listed));
+    }
+    line(fmt::format("  ⟨R_p q, R_p' k⟩ = {}", fx(s.score)));
+    line(fmt::format("  qᵀ R_(p'−p) k = {}   {}", fx(s.relative_form), verdict(s.check)));
+  }
+
   const explain::Walkthrough& w_;
   const Text t_;
   std::ostream& out_;
@@ -276,6 +333,11 @@ Value explain_value(const ExplainRun& run) {
   v["score"] = w.step5.score;
   v["relative_score"] = w.step5.relative_form;
   v["reversed_score"] = w.step5.reversed_score;
+  std::string axes;  // step 8: the axis each pair reads, "thwt"
+  for (const int a : w.step8.map.pair_axis) axes += axis_letter(a);
+  v["axes"] = axes;
+  v["patch_score"] = w.step8.score;
+  v["patch_relative_score"] = w.step8.relative_form;
   Value checks = Value::array();
   for (const Check& c : explain::checks(w, run.step)) {
     Value one = Value::object();

@@ -246,6 +246,49 @@ TEST(Explain, DimensionsStepMatchesExplicitBlocksAndElementwiseForm) {
   EXPECT_DOUBLE_EQ(s7.check.tolerance * s7.check.scale, tolerance(6, 3.0, s7.q.norm()));
 }
 
+TEST(Explain, SeveralAxesStepIsWorkedByHand) {
+  // Step 8 with the defaults (d = 8: 4 pairs, θ_i = 10000^(−i/4) = 1, 0.1, 0.01, 0.001): Qwen3-VL's interleave
+  // (docs/multi-axis.md (A3)) of sections [2, 1, 1] gives t, h, w, t. q at (t, h, w) = (1, 2, 2), k at (1, 2, 5).
+  const explain::Walkthrough w = explain::explain({});
+  const explain::Step8& s8 = w.step8;
+  EXPECT_EQ(s8.sections, (std::vector<int>{2, 1, 1}));
+  EXPECT_EQ(s8.map.pair_axis, (std::vector<int>{0, 1, 2, 0}));
+  const double theta[] = {1.0, 0.1, 0.01, 0.001};
+  const double q_pos[] = {1, 2, 2, 1}, k_pos[] = {1, 2, 5, 1};  // the position each pair reads
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(s8.text_angles[i], 2.0 * theta[i], 4 * kEps) << i;  // a text token at M = 2: (2, 2, 2)
+    EXPECT_NEAR(s8.query_angles[i], q_pos[i] * theta[i], 4 * kEps) << i;
+    EXPECT_NEAR(s8.key_angles[i], k_pos[i] * theta[i], 4 * kEps) << i;
+  }
+  EXPECT_EQ(s8.differing, (std::vector<int>{2}));
+  EXPECT_TRUE(s8.only_w);
+  // (M8) per pair, Δ = the key's angle − the query's: (q·k) cos Δ + (q_b k_a − q_a k_b) sin Δ, with q·k = 0.65 and
+  // q_b k_a − q_a k_b = 0.7 as in step 5: the pairs with Δ = 0 give 0.65 each, the w pair Δ = 3·0.01.
+  const double by_hand = 3 * 0.65 + 0.65 * std::cos(0.03) + 0.7 * std::sin(0.03);
+  EXPECT_NEAR(s8.score, by_hand, tolerance(8, 4.0, s8.k.norm() * 2));
+  EXPECT_NEAR(s8.relative_form, by_hand, tolerance(8, 4.0, s8.k.norm() * 2));
+  EXPECT_NEAR(by_hand, 2.620704, 5e-7);  // as rope explain --step 8 prints it
+  EXPECT_EQ(s8.identity_off, 0.0);       // cos 0 = 1, sin 0 = 0 exactly
+  EXPECT_TRUE(s8.text_check.passed());
+  EXPECT_TRUE(s8.check.passed());
+  // The text token's rotation is step 7's R_M q.
+  for (int c = 0; c < 8; ++c) EXPECT_NEAR(s8.text_rotated[c], w.step7.by_matrix[c], tolerance(8, 2.0, 2.0)) << c;
+}
+
+TEST(Explain, SeveralAxesStepHasNoDifferingPairAtOnePosition) {
+  explain::Setup s;
+  s.n = s.m;
+  const explain::Step8 s8 = explain::explain(s).step8;
+  EXPECT_TRUE(s8.differing.empty());
+  EXPECT_FALSE(s8.only_w);
+  s = {};
+  s.d = 2;  // one pair, sections [1, 0, 0]: it reads t, and two patches of one row never differ
+  const explain::Step8 one = explain::explain(s).step8;
+  EXPECT_EQ(one.map.pair_axis, (std::vector<int>{0}));
+  EXPECT_TRUE(one.differing.empty());
+  EXPECT_TRUE(one.check.passed());
+}
+
 TEST(Explain, PairOfThetaNamesThePairWithThatFrequency) {
   explain::Setup s;
   s.theta = std::pow(10000.0, -2.0 * 2 / 8);  // θ_2 of d = 8 as frequencies() computes it
@@ -255,7 +298,7 @@ TEST(Explain, PairOfThetaNamesThePairWithThatFrequency) {
 }
 
 TEST(Explain, EveryCheckPassesForRandomInputs) {
-  // Rounding only: 1000 random setups, the 12 checks of every one pass.
+  // Rounding only: 1000 random setups, the 14 checks of every one pass.
   Random rng(kDefaultSeed);
   for (int trial = 0; trial < 1000; ++trial) {
     const explain::Setup s = random_setup(rng);
@@ -268,11 +311,13 @@ TEST(Explain, EveryCheckPassesForRandomInputs) {
 
 TEST(Explain, ChecksAreCountedPerStep) {
   const explain::Walkthrough w = explain::explain({});
-  const std::size_t expected[] = {2, 2, 2, 1, 3, 1, 1};  // q and k in steps 1–3; two forms and R_mᵀ in step 5
+  // q and k in steps 1–3; two forms and R_mᵀ in step 5; the text token and the two patches in step 8
+  const std::size_t expected[] = {2, 2, 2, 1, 3, 1, 1, 2};
+  ASSERT_EQ(explain::kSteps, 8);
   for (int step = 1; step <= explain::kSteps; ++step)
     EXPECT_EQ(explain::checks(w, step).size(), expected[step - 1]) << step;
-  EXPECT_EQ(explain::checks(w, 0).size(), 12u);
-  EXPECT_THROW(explain::checks(w, 8), InvalidArgument);
+  EXPECT_EQ(explain::checks(w, 0).size(), 14u);
+  EXPECT_THROW(explain::checks(w, 9), InvalidArgument);
   // A check fails exactly when the difference exceeds the tolerance.
   rope::Check c;
   c.tolerance = 1e-15;

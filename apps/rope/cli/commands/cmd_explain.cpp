@@ -91,9 +91,10 @@ Command add_explain_command(CLI::App& app) {
                           ->default_str("");  // optional: θ = --theta without it
   theta->excludes(pair);
   add_real_option(*sub, "-c,--shift", opt->shift, "shift c of both positions in step 6");
-  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d of step 7: even, 2 … {}", explain::kMaxDim));
+  add_int_option(*sub, "-d,--dim", opt->dim,
+                 fmt::format("dimension d of steps 7 and 8: even, 2 … {}", explain::kMaxDim));
   add_base_option(*sub, opt->base);
-  add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
+  add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 8), to pace a lecture")->default_str("all");
   sub->add_flag("--quiet", opt->quiet, "leave out the header (q, k, θ and what a check means): for the second step on");
   sub->add_flag("--json", opt->json,
                 "print JSON: q, k, m, n, θ, the scores of step 5 and each check of the steps shown");
@@ -106,9 +107,9 @@ Command add_explain_command(CLI::App& app) {
   sub->footer(
       "Steps: 1 the vector as a complex number, 2 Euler's formula, 3 rotation = complex product = 2×2 matrix,\n"
       "4 R(−Mθ)R(Nθ) = R((N−M)θ), 5 the score depends on N − M only, 6 shifting both positions changes\n"
-      "nothing, 7 from 2 to d dimensions.\n"
+      "nothing, 7 from 2 to d dimensions, 8 several axes (a patch's frame, row and column).\n"
       "Example:\n  rope explain\n  rope explain --lang zh --step 5\n"
-      "  rope explain --position 3 --position 7 --q 1,2 --k -1,0.5 --png explain.png");
+      "  rope explain --step 8\n  rope explain --position 3 --position 7 --q 1,2 --k -1,0.5 --png explain.png");
   return {sub, [opt, width, height](std::ostream& out) {
             const bool any = opt->figure.wanted() || opt->figure.animated();
             if (any && width->count() == 0) opt->figure.width = kExplainFigureSize;

@@ -72,6 +72,25 @@ Euler euler(double angle) {
   return e;
 }
 
+/// v (interleaved pairs) with pair i turned by angles[i], element-wise (M9).
+Eigen::VectorXd turned(const Eigen::VectorXd& v, const Eigen::VectorXd& angles) {
+  Eigen::VectorXd out(v.size());
+  for (Eigen::Index i = 0; i < angles.size(); ++i) {
+    const double c = std::cos(angles[i]), sn = std::sin(angles[i]);
+    out[2 * i] = v[2 * i] * c - v[2 * i + 1] * sn;
+    out[2 * i + 1] = v[2 * i] * sn + v[2 * i + 1] * c;
+  }
+  return out;
+}
+
+/// Step 8's patch in column `column` of frame kPatchFrame, row kPatchRow.
+AxisPosition patch(double column) {
+  AxisPosition p;
+  p.count = 3;
+  p.value = {kPatchFrame, kPatchRow, column, 0.0};
+  return p;
+}
+
 Rotation rotation(const Eigen::Vector2d& v, double angle) {
   Rotation r;
   r.angle = angle;
@@ -182,6 +201,38 @@ Walkthrough explain(const Setup& s) {
   s7.rot = rotate_pairs(s7.q, Layout::Interleaved);
   s7.elementwise = apply_rotary(s7.q, s7.theta, s.m, Layout::Interleaved);
   s7.check = make_check((s7.elementwise - s7.by_matrix).cwiseAbs().maxCoeff(), s7.q.norm(), s.d, std::abs(s.m));
+
+  Step8& s8 = w.step8;
+  const int pairs = s.d / 2;
+  s8.sections = {pairs - 2 * (pairs / 3), pairs / 3, pairs / 3};
+  s8.map = make_axis_map({s8.sections, SectionOrder::Interleaved}, pairs);
+  s8.text_angles = axis_angles(s7.theta, &s8.map, AxisPosition::single(s.m));
+  s8.text_rotated = turned(s7.q, s8.text_angles);
+  s8.text_check = make_check((s8.text_rotated - s7.by_matrix).cwiseAbs().maxCoeff(), s7.q.norm(), s.d, std::abs(s.m));
+  s8.query_patch = patch(s.m);
+  s8.key_patch = patch(s.n);
+  s8.query_angles = axis_angles(s7.theta, &s8.map, s8.query_patch);
+  s8.key_angles = axis_angles(s7.theta, &s8.map, s8.key_patch);
+  s8.only_w = s.m != s.n;
+  for (int i = 0; i < pairs; ++i) {
+    const bool differs = s8.query_angles[i] != s8.key_angles[i];
+    if (differs) s8.differing.push_back(i);
+    if (differs != (s8.map.pair_axis[static_cast<std::size_t>(i)] == 2)) s8.only_w = false;
+  }
+  s8.k = s.k.replicate(pairs, 1);
+  s8.query_rotated = turned(s7.q, s8.query_angles);
+  s8.key_rotated = turned(s8.k, s8.key_angles);
+  s8.score = s8.query_rotated.dot(s8.key_rotated);
+  s8.relative = relative_rotation(s7.theta, &s8.map, s8.query_patch, s8.key_patch, Layout::Interleaved).rotation;
+  s8.relative_form = s7.q.dot(s8.relative * s8.k);
+  for (int i = 0; i < pairs; ++i) {
+    if (s8.map.pair_axis[static_cast<std::size_t>(i)] == 2) continue;
+    const Eigen::Matrix2d block = s8.relative.block<2, 2>(2 * i, 2 * i);
+    s8.identity_off = std::max(s8.identity_off, (block - Eigen::Matrix2d::Identity()).cwiseAbs().maxCoeff());
+  }
+  const double patch_angles = s8.query_angles.cwiseAbs().sum() + s8.key_angles.cwiseAbs().sum() +
+                              (s8.key_angles - s8.query_angles).cwiseAbs().sum();
+  s8.check = make_check(std::abs(s8.score - s8.relative_form), s7.q.norm() * s8.k.norm(), s.d, patch_angles);
   return w;
 }
 
@@ -201,6 +252,8 @@ std::vector<Check> checks(const Walkthrough& w, int step) {
       return {w.step6.check};
     case 7:
       return {w.step7.check};
+    case 8:
+      return {w.step8.text_check, w.step8.check};
     case 0: {
       std::vector<Check> all;
       for (int k = 1; k <= kSteps; ++k) {

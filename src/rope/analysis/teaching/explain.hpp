@@ -1,8 +1,8 @@
 /// @file
 /// The numbers of `rope explain`, a step-by-step walkthrough of RoPE for a classroom: one query q at
 /// position M and one key k at position N, in 2-D with one frequency θ (steps 1–6), then in d
-/// dimensions (step 7). Every step holds both sides of its identity, each computed its own way, and a
-/// Check of their difference against the tolerance of docs/math.md (M13). The library does the
+/// dimensions (step 7), then over several axes (step 8). Every step holds both sides of its identity, each computed its
+/// own way, and a Check of their difference against the tolerance of docs/math.md (M13). The library does the
 /// arithmetic; the command line (apps/rope/cli/commands/cmd_explain.cpp) only prints it.
 ///
 ///   1. (a, b) as z = a + ib = |z|·e^{i·arg z}                                       (M4)
@@ -12,6 +12,8 @@
 ///   5. ⟨R(Mθ)q, R(Nθ)k⟩ = Re[z_q·conj(z_k)·e^{i(M−N)θ}] = qᵀ·R((N−M)θ)·k                (M8)
 ///   6. the score of step 5 with both positions shifted by c is unchanged               (M8)
 ///   7. d dimensions: θ_i, the block-diagonal R_M, and the element-wise form R_M q          (M1), (M5), (M9)
+///   8. several axes: pair i reads one axis a(i) of a patch's (t, h, w) and turns by θ_i·p_a(i); a text token
+///      (M, M, M) is step 7's R_M; two patches of one row differ in the w pairs alone          (A1), (A3), (A5)
 ///
 /// Tolerances: |Δ| <= κ·ε·(d + A)·S, (M13), with d = 2 in steps 1–6, S = the scale of the compared
 /// quantity (|q| for a vector, |q|·|k| for a score, 1 for a unit complex number or a matrix entry)
@@ -26,6 +28,7 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
 
 namespace rope::explain {
 
@@ -158,6 +161,36 @@ struct Step7 {
   Check check;                  ///< elementwise vs by_matrix; S = ‖q‖, A = |M|, d = d
 };
 
+/// Step 8: the pairs of step 7 over three axes (docs/multi-axis.md (A1)), taking the axes in turn as Qwen3-VL
+/// interleaves them ((A3), sections [P − 2⌊P/3⌋, ⌊P/3⌋, ⌊P/3⌋] of the P = d/2 pairs: t, h, w, t, h, w, …). A text
+/// token at M is (M, M, M) on every axis; the query patch lies at (t, h, w) = (kPatchFrame, kPatchRow, M), the key
+/// patch at (kPatchFrame, kPatchRow, N): one frame, one row, the columns M and N.
+struct Step8 {
+  AxisMap map;                    ///< (A3) of the sections
+  std::vector<int> sections;      ///< pairs per axis t, h, w
+  Eigen::VectorXd text_angles;    ///< θ_i·p_a(i) at (M, M, M), axis_angles
+  Eigen::VectorXd text_rotated;   ///< the repeated q turned by text_angles, element-wise (M9)
+  Check text_check;               ///< text_rotated vs step 7's R_M·q; S = ‖q‖, A = |M|, d = d
+  AxisPosition query_patch;       ///< (kPatchFrame, kPatchRow, M)
+  AxisPosition key_patch;         ///< (kPatchFrame, kPatchRow, N)
+  Eigen::VectorXd query_angles;   ///< θ_i·p_a(i) at the query patch
+  Eigen::VectorXd key_angles;     ///< at the key patch
+  std::vector<int> differing;     ///< the pairs whose angles differ between the two patches
+  bool only_w = false;            ///< the differing pairs are exactly the w pairs (M ≠ N)
+  Eigen::VectorXd k;              ///< the 2-D k repeated on every pair
+  Eigen::VectorXd query_rotated;  ///< R_p q, element-wise by query_angles
+  Eigen::VectorXd key_rotated;    ///< R_p' k
+  double score = 0.0;             ///< ⟨R_p q, R_p' k⟩
+  Eigen::MatrixXd relative;       ///< R_(p'−p), relative_rotation (A5): identity blocks on the t and h pairs
+  double relative_form = 0.0;     ///< qᵀ·R_(p'−p)·k
+  double identity_off = 0.0;      ///< largest |entry of R_(p'−p) − I| over the blocks of the t and h pairs
+  Check check;                    ///< score vs relative_form; S = ‖q‖‖k‖, A = Σ|angles| of both patches and Δ
+};
+
+/// The frame and row of step 8's two patches.
+inline constexpr double kPatchFrame = 1.0;
+inline constexpr double kPatchRow = 2.0;
+
 /// The whole walkthrough.
 struct Walkthrough {
   Setup setup;
@@ -168,9 +201,10 @@ struct Walkthrough {
   Step5 step5;
   Step6 step6;
   Step7 step7;
+  Step8 step8;
 };
 
-inline constexpr int kSteps = 7;
+inline constexpr int kSteps = 8;
 
 /// Computes every step. @throws InvalidArgument as check_setup().
 Walkthrough explain(const Setup& setup);
