@@ -127,21 +127,22 @@ void expect_quotes_of_what_rope_prints(const std::string& page, const std::strin
     }
     EXPECT_EQ(outside_reference(page), "") << lang;
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
-    // The 12 figures of the lesson (Part 4's cos/sin cache the 11th, Part 9's sections the 12th), each under its
-    // caption, and 2 sliders of kLessonFrames frames each.
+    // The 13 figures of the lesson (Part 4's cos/sin cache the 11th, Part 9's sections the 12th and its latent grid
+    // the 13th), each under its caption, and 3 sliders of kLessonFrames frames each (Parts 1, 5 and 9).
     std::size_t svgs = 0;
     for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
-    EXPECT_EQ(svgs, 12u + 2u * kLessonFrames) << lang;
+    EXPECT_EQ(svgs, 13u + 3u * kLessonFrames) << lang;
     std::size_t captions = 0;
     for (std::size_t at = page.find("<figcaption>"); at != std::string::npos; at = page.find("<figcaption>", at + 1)) {
       ++captions;
     }
-    EXPECT_EQ(captions, 12u) << lang;
+    EXPECT_EQ(captions, 13u) << lang;
     // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
     EXPECT_NE(
         page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),
         std::string::npos);
     EXPECT_NE(page.find("id=\"frames1-range\" min=\"0\" max=\"11\""), std::string::npos);
+    EXPECT_NE(page.find("id=\"frames9-range\" min=\"0\" max=\"11\""), std::string::npos);
   }
   if (lang == "zh") {
     EXPECT_NE(page.find("<html lang=\"zh\">"), std::string::npos);

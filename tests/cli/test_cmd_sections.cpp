@@ -5,6 +5,8 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "support/cli_harness.hpp"
@@ -317,6 +319,64 @@ TEST_F(CmdSections, BadSectionsAreOneLine) {
                         "mrope_section [16, 24, 23] adds up to 63, not rotary_dim / 2 = 64");
   expect_one_line_error(rope_cli({"sections", "--sections", "16,24.5,23.5"}), 2,
                         "--sections: every section is a whole number in 0 … 65536 (got 24.5)");
+}
+
+// --grid (issue 81): which pairs turn two patches of one row apart, under the model's own map; the w pairs are the
+// models' own, written in tests/analysis/teaching/test_axes_grid.cpp from their code.
+TEST_F(CmdSections, GridNamesTheWPairsAndDrawsTheGrid) {
+  const Result r = rope_cli({"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--png", path("g.png"),
+                             "--keep-script", path("g.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\nlatent grid 2×3×4 (frames × rows × columns), qwen3-vl-8b's own map (interleaved):\n"
+                               "  patches (0, 0, 0) and (0, 0, 1) lie in one row: 20 of 64 pairs turn them apart, "
+                               "exactly the w pairs\n  the pairs that turn them apart: 2, 5, …, 59\n"));
+  const std::string script = read(path("g.gp"));
+  EXPECT_THAT(script, HasSubstr("set size ratio -1"));
+  // 24 cells, 64 pairs and 20 bars under the pairs that differ
+  std::size_t rects = 0;
+  for (std::size_t at = script.find(" rect from "); at != std::string::npos; at = script.find(" rect from ", at + 1))
+    ++rects;
+  EXPECT_EQ(rects, 24u + 64u + 20u);
+  // With no model, Qwen3-VL's interleave of the sections; --patch moves the pair of patches.
+  const Result typed = rope_cli({"sections", "--sections", "16,24,24", "--base", "1000000", "--grid", "1x2x3",
+                                 "--patch", "0,1,1", "--json"});
+  ASSERT_EQ(typed.code, 0) << typed.err;
+  const auto j = nlohmann::json::parse(typed.out);
+  EXPECT_EQ(j["grid_map"], "interleaved");
+  EXPECT_EQ(j["grid"]["first"], nlohmann::json({0, 1, 1}));
+  EXPECT_EQ(j["grid"]["differing"].size(), 21u);  // (A3) of [16, 24, 24] over 64 pairs: j mod 3 = 2, j < 72: 2, 5, …, 62
+  // A video generator's latent grid: Wan's last 21 pairs; the header names its widths, not M-RoPE's two maps.
+  const Result wan = rope_cli({"sections", "--model", "wan2.1-t2v-14b", "--grid", "2x3x4"});
+  ASSERT_EQ(wan.code, 0) << wan.err;
+  EXPECT_THAT(wan.out, testing::StartsWith("latent-grid RoPE of wan2.1-t2v-14b over 64 pairs, d = 128, base = 10000: "
+                                           "pairs per axis [22, 21, 21] (t, h, w)\n"));
+  EXPECT_THAT(wan.out, Not(HasSubstr("M-RoPE")));
+  EXPECT_THAT(wan.out, Not(HasSubstr("chunked and interleaved")));
+  EXPECT_THAT(wan.out, HasSubstr("  the pairs that turn them apart: 43 … 63\n"));
+  const Result zh = rope_cli({"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("潜变量网格 2×3×4"));
+}
+
+TEST_F(CmdSections, BadGridsAreOneLineAndDrawNothing) {
+  const std::string png = path("g.png");
+  expect_one_line_error(rope_cli({"sections", "--grid", "2x3x1", "--png", png}), 2,
+                        "the grid needs 2 columns or more (got 1)");
+  expect_one_line_error(rope_cli({"sections", "--grid", "17x1x2"}), 2,
+                        "--grid: the grid's frames, rows and columns must be in 1 … 16 (got 17)");
+  expect_one_line_error(rope_cli({"sections", "--grid", "2x3"}), 2, "--grid");
+  expect_one_line_error(rope_cli({"sections", "--patch", "0,0,0"}), 2, "--patch is a cell of --grid: give --grid too");
+  expect_one_line_error(rope_cli({"sections", "--gif", path("g.gif")}), 2,
+                        "--gif animates the latent grid's rotations: give --grid too");
+  expect_one_line_error(rope_cli({"sections", "--grid", "2x3x4", "--patch", "0,0,3"}), 2,
+                        "the patch (0, 0, 3) and its right neighbour must lie in the grid 2×3×4");
+  expect_one_line_error(rope_cli({"sections", "--grid", "2x3x4", "--patch", "0,1"}), 2,
+                        "--patch must be 3 whole numbers frame,row,column counted from 0 (got '0,1')");
+  expect_one_line_error(rope_cli({"sections", "--vision", "pixtral", "--grid", "1x2x2"}), 2,
+                        "--grid: a vision tower's patch has a row and a column, no frame");
+  expect_one_line_error(rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144", "--grid", "1x2x2"}), 2,
+                        "--grid reads HF's maps of three sections t,h,w; llama.cpp's four slots [16, 24, 24, 8] have none");
+  EXPECT_FALSE(std::filesystem::exists(png));
 }
 
 TEST_F(CmdSections, AModelsOwnSectionsAreNamedNotTheOptionNobodyTyped) {

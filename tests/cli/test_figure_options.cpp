@@ -95,7 +95,8 @@ TEST_F(FigureOptionsCli, EveryAnimationDraws) {
         {"attention", "--tokens", "6", "--shift", "50"},
         {"attention", "--tokens", "6", "--shift", "50", "--encoding", "sinusoidal"},
         {"decay", "--dim", "64"},
-        {"explain", "--lang", "zh"}}) {
+        {"explain", "--lang", "zh"},
+        {"sections", "--grid", "2x3x4"}}) {
     std::vector<std::string> all = args;
     for (const char* a : {"--frames", "3", "--width", "400", "--height", "300", "--keep-script"}) all.emplace_back(a);
     all.push_back(path("a.gp"));

@@ -1,6 +1,7 @@
 // rope/plot/script.cpp: gnuplot_script() and its settings: texts, key, axes, reference lines and labels, outputs.
 #include "rope/plot/script.hpp"
 
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -98,6 +99,26 @@ TEST(Plot, ScriptDrawsReferenceLinesAcrossThePlot) {
   // With an explicit range that excludes it, the line is left out rather than drawn outside the frame.
   f.yrange = std::pair{0.0, 50.0};
   EXPECT_THAT(gnuplot_script(f, kPng, Style{}), Not(HasSubstr("first 100")));
+}
+
+TEST(Plot, ScriptDrawsRectanglesBehindAndADiagramToOneScale) {
+  Figure f = two_curves();
+  f.rects.push_back({0, 0, 1, 1, 0, -1});     // a blue cell, thin grey border
+  f.rects.push_back({1.5, 0, 2.5, 1, -1, 6});  // a grey cell, thick black border
+  f.diagram = true;
+  const std::string script = gnuplot_script(f, kPng, Style{});
+  // Object 1 is the heatmap's hatching; the rectangles follow, behind the curves.
+  EXPECT_THAT(script, HasSubstr("set object 2 rect from first 0, first 0 to first 1, first 1 fc rgb '#0072B2' fs solid "
+                                "1.0 border lc rgb '#bbbbbb' lw 1 back\n"));
+  EXPECT_THAT(script, HasSubstr("set object 3 rect from first 1.5, first 0 to first 2.5, first 1 fc rgb '#f2f2f2' fs "
+                                "solid 1.0 border lc rgb '#000000' lw 4 back\n"));
+  EXPECT_THAT(script, HasSubstr("unset xtics\nunset ytics\nunset grid\nunset border\nset size ratio -1"));
+  EXPECT_THAT(gnuplot_script(two_curves(), kPng, Style{}), Not(HasSubstr("set size ratio")));
+  f.rects.push_back({0, NAN, 1, 1, -1, -1});
+  EXPECT_THAT([&] { gnuplot_script(f, kPng, Style{}); },
+              testing::ThrowsMessage<InvalidArgument>(HasSubstr("rectangle 3: y0")));
+  f.rects.back() = {0, 0, 1, 1, -2, -1};
+  EXPECT_THROW(gnuplot_script(f, kPng, Style{}), InvalidArgument);
 }
 
 TEST(Plot, ScriptEndsAnAutoscaledXAxisAtTheData) {

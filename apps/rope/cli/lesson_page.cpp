@@ -1,6 +1,7 @@
 #include "rope/cli/lesson_page.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "rope/analysis/teaching/explain.hpp"
+#include "rope/analysis/teaching/sections_run.hpp"
 #include "rope/cli/cli.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
@@ -25,6 +27,7 @@
 #include "rope/io/interrupt.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/plot/text.hpp"
+#include "rope/report/sections_report.hpp"
 
 namespace rope::cli {
 
@@ -330,6 +333,12 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
       return explain_frames(explain::Setup{}, f);
     case LessonFrames::Wavelengths:
       return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
+    case LessonFrames::Grid: {  // Part 9: a patch walking Qwen3-VL-8B's 2×3×4 latent grid, each pair a dial
+      SectionsRequest r{resolve_model_rope({"qwen3-vl-8b", ""}, {}), ""};
+      r.grid = std::array<int, 3>{2, 3, 4};
+      r.walk = f.frame_count();
+      return sections_grid_frames(run_sections(r), f.tr());
+    }
     case LessonFrames::None:
       break;
   }

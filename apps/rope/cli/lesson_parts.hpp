@@ -14,7 +14,7 @@
 namespace rope::cli {
 
 /// Which precomputed frames a part adds (a slider steps through them).
-enum class LessonFrames { None, Explain, Wavelengths };
+enum class LessonFrames { None, Explain, Wavelengths, Grid };
 
 struct LessonStep {
   std::vector<std::string> args;  ///< after "rope", in English form; the Chinese page adds --lang zh

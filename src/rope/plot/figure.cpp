@@ -142,6 +142,16 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
       check_coordinate(*l.arrow_y, f.log_y, what + ": arrow_y");
     }
   }
+  for (std::size_t i = 0; i < f.rects.size(); ++i) {
+    const Rect& r = f.rects[i];
+    const std::string what = fmt::format("rectangle {}", i + 1);
+    check_coordinate(r.x0, f.log_x, what + ": x0");
+    check_coordinate(r.x1, f.log_x, what + ": x1");
+    check_coordinate(r.y0, f.log_y, what + ": y0");
+    check_coordinate(r.y1, f.log_y, what + ": y1");
+    check_color(r.fill, what);
+    check_color(r.border, what);
+  }
   if (f.heatmap) {
     const Heatmap& h = *f.heatmap;
     if (h.z.size() == 0) {

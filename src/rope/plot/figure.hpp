@@ -67,6 +67,14 @@ struct Label {
   std::optional<double> arrow_y;
 };
 
+/// A filled rectangle in data coordinates, from (x0, y0) to (x1, y1), drawn behind the curves and labels: a cell of
+/// a diagram (rope sections --grid's latent grid). Fill and border index the palette of Series; -1 is light grey
+/// (fill) or thin grey (border); a border of a palette colour is drawn thick.
+struct Rect {
+  double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+  int fill = -1;
+  int border = -1;
+};
 /// A colour image of z(row, col): column c is drawn at x = x0 + c·dx, row r at y = y0 + r·dy.
 struct Heatmap {
   Eigen::MatrixXd z;
@@ -103,6 +111,10 @@ struct Figure {
   std::optional<Heatmap> heatmap;
   enum class Key { TopRight, TopLeft, BottomRight, BottomLeft, Below };
   Key key = Key::TopRight;
+  std::vector<Rect> rects;
+  /// A diagram drawn in data units rather than a plot of values: one unit is as long on x as on y (a square cell
+  /// looks square), and there are no tics, grid or border.
+  bool diagram = false;
 };
 
 struct Style {

@@ -224,6 +224,8 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
       for (const auto& [at, label] : f.xtics) ticks.push_back(fmt::format("{} {}", quote(label), num(at)));
       emit("set xtics ({})\n", fmt::join(ticks, ", "));
     }
+  } else if (f.diagram) {
+    emit("unset xtics\nunset ytics\nunset grid\nunset border\nset size ratio -1  # one unit as long on x as on y\n");
   } else if (!f.ytics) {
     emit("unset ytics\nset grid xtics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
   } else {
@@ -250,6 +252,14 @@ void write_annotations(std::string& out, const Figure& f) {
   auto emit = [&out](auto&&... args) {
     fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
   };
+  int object = kMissingObject;  // the heatmap's hatching is object 1
+  for (const Rect& r : f.rects) {
+    const char* fill = r.fill >= 0 ? color_of(r.fill) : "#f2f2f2";
+    const char* border = r.border >= 0 ? color_of(r.border) : "#bbbbbb";
+    emit("set object {} rect from first {}, first {} to first {}, first {} fc rgb '{}' fs solid 1.0 border lc rgb '{}' "
+         "lw {} back\n",
+         ++object, num(r.x0), num(r.y0), num(r.x1), num(r.y1), fill, border, r.border >= 0 ? 4 : 1);
+  }
   int arrow = 0;
   int label = 0;
   for (const ReferenceLine& r : f.lines) {

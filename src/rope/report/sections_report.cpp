@@ -3,12 +3,14 @@
 #include "rope/report/sections_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/report/axes_grid_report.hpp"
 #include "rope/report/model_text.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/rope_text.hpp"
@@ -17,6 +19,11 @@
 namespace rope {
 
 namespace {
+
+/// The gap between two frames of the latent grid, in cells; the dials per row of a grid frame; a dial's points.
+constexpr double kGridGap = 0.6;
+constexpr int kDialsPerRow = 16;
+constexpr int kDialPoints = 36;
 
 /// "as chunked at every pair", or "as interleaved, except pairs 61, 62: e" (the pairs where llama.cpp's map
 /// leaves HF's, with the axes llama.cpp gives them).
@@ -77,7 +84,33 @@ void print_vision_sections(std::ostream& out, const SectionsRun& run, const Text
       "Gemma 4 (V6) gives the column the first block of channels and the row the second, rotate_half inside each\n");
 }
 
+std::string grid_map_name(const SectionsRun& run, const Text& t);
+
+/// --grid's paragraph: the grid, the map it reads and which pairs turn two patches of one row apart.
+void print_sections_grid(std::ostream& out, const SectionsRun& run, const Text& t) {
+  if (!run.grid) return;
+  const AxesGridRun& g = *run.grid;
+  out << t.tr("\nlatent grid {0}×{1}×{2} (frames × rows × columns), {3}:\n", g.frames, g.rows, g.columns,
+              grid_map_name(run, t));
+  out << "  " << axes_grid_sentence(g).in(t.lang()) << '\n';
+  if (!g.differing.empty()) out << t.tr("  the pairs that turn them apart: {0}\n", pair_list(g.differing));
+}
+
+/// A diffusion transformer's latent grid (grid_rope.hpp): its own map alone, each axis its own ladder.
+void print_grid_model_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
+  const std::string from = sections_from(run, t);
+  const int pairs = run.pairs();
+  const AxisMap& map = run.maps.front().map;
+  out << t.tr("latent-grid RoPE of {0} over {1} pairs, d = {2}, base = {3}: pairs per axis [{4}] ({5})\n\n", from,
+              pairs, 2 * pairs, format_number(run.spec.config.base), sections_list(run), fmt::join(map.names, ", "));
+  print_axis_summary(out, map, run.theta, t.lang());
+  if (run.model_map)
+    out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(run.spec).in(t.lang()));
+  print_sections_grid(out, run, t);
+}
+
 void print_mrope_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
+  if (run.maps.size() == 1 && run.maps.front().map.grid()) return print_grid_model_sections(out, run, t);
   const std::string from = sections_from(run, t);
   const int pairs = run.pairs();
   out << t.tr(
@@ -130,6 +163,7 @@ void print_mrope_sections(std::ostream& out, const SectionsRun& run, const Text&
         "Bailing gives height and width the fastest pairs alternately and the time the slowest band, as ERNIE-4.5-VL\n"
         "does with its sections written t, h, w (docs/multi-axis.md (A9))\n");
   }
+  print_sections_grid(out, run, t);
 }
 
 plot::Figure mrope_sections_figure(const SectionsRun& run, const Text& t) {
@@ -221,6 +255,116 @@ plot::Figure vision_sections_figure(const SectionsRun& run, const Text& t) {
   return fig;
 }
 
+/// The latent grid of --grid: the frames side by side, rows × columns cells each, one unit a cell; `marked` cells
+/// bordered in black and named by `names`.
+void draw_grid_cells(plot::Figure& fig, const AxesGridRun& g, const std::vector<std::array<int, 3>>& marked,
+                     const std::vector<std::string>& names, const Text& t) {
+  for (int f = 0; f < g.frames; ++f) {
+    const double left = f * (g.columns + kGridGap);
+    fig.labels.push_back({left + g.columns / 2.0, g.rows + 0.45, t.tr("frame {0}", f), plot::Label::Anchor::Center,
+                          std::nullopt, std::nullopt});
+    for (int r = 0; r < g.rows; ++r) {
+      for (int c = 0; c < g.columns; ++c) {
+        const auto at = std::find(marked.begin(), marked.end(), std::array<int, 3>{f, r, c});
+        plot::Rect cell{left + c + 0.04, g.rows - 1 - r + 0.04, left + c + 0.96, g.rows - r - 0.04};
+        if (at != marked.end()) {
+          cell.border = 6;  // black
+          fig.labels.push_back({left + c + 0.5, g.rows - r - 0.5, names[static_cast<std::size_t>(at - marked.begin())],
+                                plot::Label::Anchor::Center, std::nullopt, std::nullopt});
+        }
+        fig.rects.push_back(cell);
+      }
+    }
+  }
+}
+
+double grid_width(const AxesGridRun& g) { return g.frames * g.columns + (g.frames - 1) * kGridGap; }
+
+/// One series per axis: the points at (x[j], y[j]) of its pairs, coloured as in the ownership figure.
+void add_axis_points(plot::Figure& fig, const AxesGridRun& g, const std::vector<double>& x,
+                     const std::vector<double>& y, double size) {
+  for (int a = 0; a < kMaxAxes; ++a) {
+    std::vector<double> xs, ys;
+    for (std::size_t j = 0; j < g.pair_axis.size(); ++j) {
+      if (g.pair_axis[j] == a) xs.push_back(x[j]), ys.push_back(y[j]);
+    }
+    if (xs.empty()) continue;
+    plot::Series s;
+    s.color = a;
+    s.points = true;
+    s.line_width = size;
+    s.x = Eigen::Map<const Eigen::VectorXd>(xs.data(), static_cast<Eigen::Index>(xs.size()));
+    s.y = Eigen::Map<const Eigen::VectorXd>(ys.data(), static_cast<Eigen::Index>(ys.size()));
+    fig.series.push_back(s);
+  }
+}
+
+/// A key entry alone: one large point outside the figure's ranges, which gnuplot clips, so that the key shows a
+/// sample as large as a cell while the cells themselves are rectangles.
+void add_key_entry(plot::Figure& fig, const std::string& label, int color) {
+  plot::Series s;
+  s.label = label;
+  s.color = color;
+  s.points = true;
+  s.line_width = 6.0;
+  s.x = Eigen::VectorXd::Constant(1, -1e6);
+  s.y = Eigen::VectorXd::Constant(1, -1e6);
+  fig.series.push_back(s);
+}
+
+/// The key of the axes: "t (time): 24 pairs", … for the axes the map uses.
+void add_axis_key(plot::Figure& fig, const AxesGridRun& g, const Text& t) {
+  for (int a = 0; a < kMaxAxes; ++a) {
+    const auto n = std::count(g.pair_axis.begin(), g.pair_axis.end(), a);
+    if (n > 0) add_key_entry(fig, t.tr("{0}: {1} pairs", axis_label(a, t.lang()), n), a);
+  }
+}
+
+/// "qwen3-vl-8b's own map (interleaved)" or "Qwen3-VL's interleave (A3) of the sections".
+std::string grid_map_name(const SectionsRun& run, const Text& t) {
+  const std::string& column = run.maps[run.grid_map].column;
+  const std::string word = column == "chunked"       ? t.tr("chunked")
+                           : column == "interleaved" ? t.tr("interleaved")
+                           : column == "grid"        ? t.tr("latent grid")
+                                                     : column;
+  if (run.marked) return t.tr("{0}'s own map ({1})", sections_from(run, t), word);
+  return t.tr("Qwen3-VL's interleave (A3) of the sections [{0}]", sections_list(run));
+}
+
+plot::Figure grid_figure(const SectionsRun& run, const Text& t) {
+  const AxesGridRun& g = *run.grid;
+  plot::Figure fig;
+  fig.diagram = true;
+  fig.title = t.tr("Which pairs turn p and p′ of one row apart: {0}", grid_map_name(run, t));
+  fig.xlabel = axes_grid_sentence(g).in(t.lang());
+  draw_grid_cells(fig, g, {g.first, g.second}, {"p", "p′"}, t);
+  // The pairs below the grid, one cell each, coloured by the axis each reads; a black bar under each pair whose
+  // angle differs between p and p′.
+  const double width = grid_width(g);
+  const auto pairs = static_cast<int>(g.pair_axis.size());
+  const double step = width / pairs;
+  std::vector<double> x, y, bar_x;
+  for (int j = 0; j < pairs; ++j) {
+    const int a = g.pair_axis[static_cast<std::size_t>(j)];
+    fig.rects.push_back({j * step, -1.3, (j + 1) * step, -0.7, a, -1});
+    x.push_back((j + 0.5) * step), y.push_back(-1.0);
+  }
+  for (const int j : g.differing) {
+    fig.rects.push_back({j * step, -1.75, (j + 1) * step, -1.55, 6, -1});
+    bar_x.push_back((j + 0.5) * step);
+  }
+  add_axis_points(fig, g, x, y, 0.5);
+  add_axis_key(fig, g, t);
+  if (!bar_x.empty()) add_key_entry(fig, t.tr("the angle differs between p and p′"), 6);
+  fig.labels.push_back({0.0, -2.2, t.tr("pair {0}", 0), plot::Label::Anchor::Left, std::nullopt, std::nullopt});
+  fig.labels.push_back(
+      {width, -2.2, t.tr("pair {0}", pairs - 1), plot::Label::Anchor::Right, std::nullopt, std::nullopt});
+  fig.xrange = {{-0.3, width + 0.3}};
+  fig.yrange = {{-2.6, g.rows + 1.0}};
+  fig.key = plot::Figure::Key::Below;
+  return fig;
+}
+
 Value sections_axes_value(const std::vector<int>& pair_axis) {
   Value a = Value::array();
   for (const int axis : pair_axis) a.push_back(std::string(axis_letter(axis)));
@@ -261,6 +405,10 @@ Value sections_value(const SectionsRun& run) {
     maps.push_back(one);
   }
   v["maps"] = maps;
+  if (run.grid) {
+    v["grid"] = axes_grid_value(*run.grid);
+    v["grid_map"] = run.maps[run.grid_map].column;
+  }
   return v;
 }
 
@@ -305,7 +453,56 @@ void print_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
 }
 
 plot::Figure sections_figure(const SectionsRun& run, const Text& t) {
+  if (run.grid) return grid_figure(run, t);
   return run.vision ? vision_sections_figure(run, t) : mrope_sections_figure(run, t);
+}
+
+std::vector<plot::Figure> sections_grid_frames(const SectionsRun& run, const Text& t) {
+  if (!run.grid || run.grid->walk.empty()) throw InvalidArgument(error_msg("the grid's walk is empty: nothing to animate"));
+  const AxesGridRun& g = *run.grid;
+  const double width = grid_width(g);
+  const auto pairs = static_cast<int>(g.pair_axis.size());
+  const int per_row = std::min(pairs, kDialsPerRow);
+  const int dial_rows = (pairs + per_row - 1) / per_row;
+  const double step = width / per_row;
+  const double radius = 0.42 * step;
+  std::vector<plot::Figure> frames;
+  for (std::size_t k = 0; k < g.walk.size(); ++k) {
+    const std::array<int, 3>& p = g.walk[k];
+    plot::Figure fig;
+    fig.diagram = true;
+    fig.title = t.tr("p = ({0}, {1}, {2}): pair j turned by θ_j·p_a(j), {3}", p[0], p[1], p[2], grid_map_name(run, t));
+    draw_grid_cells(fig, g, {p}, {"p"}, t);
+    std::vector<double> tip_x, tip_y;
+    for (int j = 0; j < pairs; ++j) {
+      const double cx = (j % per_row + 0.5) * step;
+      const double cy = -0.8 - (j / per_row + 0.5) * step;
+      plot::Series circle;  // the dial
+      circle.color = 6;  // black, thin
+      circle.line_width = 0.5;
+      circle.x.resize(kDialPoints + 1), circle.y.resize(kDialPoints + 1);
+      for (int i = 0; i <= kDialPoints; ++i) {
+        const double u = kTwoPi * i / kDialPoints;
+        circle.x[i] = cx + radius * std::cos(u), circle.y[i] = cy + radius * std::sin(u);
+      }
+      fig.series.push_back(circle);
+      const double angle = g.walk_angles(static_cast<Eigen::Index>(k), j);
+      plot::Series needle;
+      needle.color = g.pair_axis[static_cast<std::size_t>(j)];
+      needle.line_width = 3.5;
+      needle.x = Eigen::Vector2d(cx, cx + radius * std::cos(angle));
+      needle.y = Eigen::Vector2d(cy, cy + radius * std::sin(angle));
+      fig.series.push_back(needle);
+      tip_x.push_back(needle.x[1]), tip_y.push_back(needle.y[1]);
+    }
+    add_axis_points(fig, g, tip_x, tip_y, 1.2);  // a dot on each needle's tip
+    add_axis_key(fig, g, t);
+    fig.xrange = {{-0.3, width + 0.3}};
+    fig.yrange = {{-0.8 - dial_rows * step - 0.3, g.rows + 1.0}};
+    fig.key = plot::Figure::Key::Below;
+    frames.push_back(std::move(fig));
+  }
+  return frames;
 }
 
 }  // namespace rope

@@ -8,6 +8,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "rope/analysis/teaching/sections_run.hpp"
 #include "rope/plot/figure.hpp"
@@ -31,6 +32,11 @@ void print_sections(std::ostream& out, const SectionsRun& run, const Text& t);
 /// The ownership figure: the maps top to bottom, the model's own marked (a vision tower: the six
 /// implementations, the tower's marked). @throws InvalidArgument when no pair has a finite wavelength.
 plot::Figure sections_figure(const SectionsRun& run, const Text& t);
+
+/// With --grid, the figure is the latent grid instead: p and p′ marked, the pairs below coloured by axis and those
+/// that turn p and p′ apart barred. The GIF of the grid's walk: one frame per cell walked, that cell marked and every
+/// pair a dial turned to its angle there. @throws InvalidArgument without a walk.
+std::vector<plot::Figure> sections_grid_frames(const SectionsRun& run, const Text& t);
 
 /// The report of `rope sections`: report/emit.hpp.
 template <>

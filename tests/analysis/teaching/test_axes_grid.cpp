@@ -58,8 +58,48 @@ TEST_P(AxesGrid, TwoPatchesOfOneRowDifferInTheWPairsAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Models, AxesGrid,
                          ::testing::Values(GridCase{"qwen2-vl-7b", range(40, 64, 1)},
-                                           GridCase{"qwen3-vl-8b", range(2, 60, 3)}),
-                         [](const auto& info) { return info.index == 0 ? std::string("Qwen2VL") : "Qwen3VL"; });
+                                           GridCase{"qwen3-vl-8b", range(2, 60, 3)},
+                                           // diffusers WanRotaryPosEmbed (transformer_wan.py at 58eb52c0803e): head
+                                           // 128, h = w = 2·⌊128/6⌋ = 42 channels, t the other 44, in the order t,
+                                           // h, w: 22 + 21 pairs before the 21 w pairs
+                                           GridCase{"wan2.1-t2v-14b", range(43, 64, 1)}),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "Qwen2VL" : info.index == 1 ? "Qwen3VL" : "Wan");
+                         });
+
+TEST(AxesGridWalk, VisitsTheCellsColumnFirstWithEachPairsAngle) {
+  // Qwen3-VL's interleave (A3) of [24, 20, 20], written here: a(j) = h for j mod 3 = 1 and j < 60, w for j mod 3 = 2
+  // and j < 60, t otherwise; the angle of pair j at (t, h, w) is θ_j·p_a(j) (A1).
+  AxesGridRequest request;
+  request.rope = resolve_model_rope({"qwen3-vl-8b", ""}, {});
+  request.walk = 7;
+  const AxesGridRun run = run_axes_grid(request);
+  const std::vector<std::array<int, 3>> cells = {{0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {0, 0, 3},
+                                                 {0, 1, 0}, {0, 1, 1}, {0, 1, 2}};
+  ASSERT_EQ(run.walk, cells);
+  ASSERT_EQ(run.walk_angles.rows(), 7);
+  const Eigen::VectorXd& theta = request.rope.spec.params.inv_freq;
+  ASSERT_EQ(run.walk_angles.cols(), 64);
+  for (int k = 0; k < 7; ++k) {
+    for (int j = 0; j < 64; ++j) {
+      const int a = j % 3 == 1 && j < 60 ? 1 : j % 3 == 2 && j < 60 ? 2 : 0;
+      const double p = cells[static_cast<std::size_t>(k)][static_cast<std::size_t>(a)];
+      EXPECT_DOUBLE_EQ(run.walk_angles(k, j), theta[j] * p) << k << " " << j;
+    }
+  }
+  request.walk = 200;  // more than the grid's 24 cells is refused before anything is computed
+  EXPECT_THAT([&] { run_axes_grid(request); }, ThrowsMessage<InvalidArgument>(HasSubstr("0 … 120 cells (got 200)")));
+  request.walk = 100;  // a walk longer than the grid stops at its last cell
+  EXPECT_EQ(run_axes_grid(request).walk.size(), 24u);
+}
+
+TEST(AxesGridWalk, ReadsTheMapItIsGivenInsteadOfTheModels) {
+  // Qwen3-VL's sections chunked (A2): the w pairs are the last 20, 44 … 63.
+  AxesGridRequest request;
+  request.rope = resolve_model_rope({"qwen3-vl-8b", ""}, {});
+  request.map = make_axis_map({{24, 20, 20}, SectionOrder::Chunked}, 64);
+  EXPECT_EQ(run_axes_grid(request).differing, range(44, 64, 1));
+}
 
 TEST(AxesGridErrors, RefusesAOneAxisModelAndAPatchOutsideTheGrid) {
   AxesGridRequest plain;

@@ -1,5 +1,7 @@
 #include "rope/analysis/teaching/axes_grid.hpp"
 
+#include <algorithm>
+
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/rope_spec.hpp"
@@ -18,7 +20,8 @@ AxisPosition at(const std::array<int, 3>& p) {
 }  // namespace
 
 AxesGridRun run_axes_grid(const AxesGridRequest& request) {
-  const RopeSpec& spec = request.rope.spec;
+  RopeSpec spec = request.rope.spec;
+  if (request.map) spec.axes = *request.map;
   if (!spec.axes || spec.axes->axes != 3)
     throw InvalidArgument(error_msg("'{0}' reads one position, not a frame, a row and a column", spec.name));
   const std::array<int, 3> sides{request.frames, request.rows, request.columns};
@@ -35,6 +38,8 @@ AxesGridRun run_axes_grid(const AxesGridRequest& request) {
         error_msg("the patch ({0}, {1}, {2}) and its right neighbour must lie in the grid {3}×{4}×{5}", p[0], p[1],
                   p[2], request.frames, request.rows, request.columns));
   }
+  if (request.walk < 0 || request.walk > kMaxAxesGridWalk)
+    throw InvalidArgument(error_msg("the walk must visit 0 … {0} cells (got {1})", kMaxAxesGridWalk, request.walk));
   AxesGridRun run;
   run.frames = request.frames;
   run.rows = request.rows;
@@ -54,6 +59,15 @@ AxesGridRun run_axes_grid(const AxesGridRequest& request) {
     if (differs != (axis == 2)) only_w = false;
   }
   run.only_w = only_w;
+  const int cells = request.frames * request.rows * request.columns;
+  const int walked = std::min(request.walk, cells);
+  run.walk_angles.resize(walked, static_cast<Eigen::Index>(run.pair_axis.size()));
+  for (int k = 0; k < walked; ++k) {
+    const std::array<int, 3> cell{k / (request.rows * request.columns), k / request.columns % request.rows,
+                                  k % request.columns};
+    run.walk.push_back(cell);
+    run.walk_angles.row(k) = spec_angles(spec, at(cell)).transpose();
+  }
   return run;
 }
 

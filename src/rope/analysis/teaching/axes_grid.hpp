@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "rope/models/resolve.hpp"
@@ -16,6 +17,8 @@ namespace rope {
 
 /// Largest frames, rows or columns of the grid: a picture the page draws cell by cell.
 inline constexpr int kMaxAxesGridSide = 16;
+/// Most cells of a walk (one GIF frame each): rope's --frames limit.
+inline constexpr int kMaxAxesGridWalk = 120;
 
 struct AxesGridRequest {
   ModelRope rope;  ///< a multi-axis model's RoPE (its spec.axes), resolved once
@@ -23,6 +26,11 @@ struct AxesGridRequest {
   int rows = 3;
   int columns = 4;
   std::array<int, 3> patch{0, 0, 0};  ///< (frame, row, column) of the first patch; the second is one column right
+  /// The axis map to read instead of the spec's own (rope sections: a map of typed sections); nullopt: the spec's.
+  std::optional<AxisMap> map;
+  /// How many cells to walk, one after the other in the order frame, row, column (the column fastest), from
+  /// (0, 0, 0): the angles at each (a GIF of the grid's rotations); 0: none.
+  int walk = 0;
 };
 
 struct AxesGridRun {
@@ -35,10 +43,12 @@ struct AxesGridRun {
   Eigen::VectorXd angle_second;   ///< at the second
   std::vector<int> differing;     ///< the pairs whose angles differ between the two patches
   bool only_w = false;            ///< every differing pair reads w, and every w pair differs
+  std::vector<std::array<int, 3>> walk;  ///< the cells walked
+  Eigen::MatrixXd walk_angles;           ///< θ_j · p_a(j) at each cell walked (one row per cell)
 };
 
-/// @throws InvalidArgument for a model without axes, a side outside 1 … kMaxAxesGridSide, fewer than 2 columns,
-/// or a patch outside the grid (its right neighbour inside).
+/// @throws InvalidArgument for a model (or map) without three axes, a side outside 1 … kMaxAxesGridSide, fewer than 2
+/// columns, a patch outside the grid (its right neighbour inside), or a walk outside 0 … kMaxAxesGridWalk.
 AxesGridRun run_axes_grid(const AxesGridRequest& request);
 
 }  // namespace rope

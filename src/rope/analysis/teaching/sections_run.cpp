@@ -35,10 +35,35 @@ SectionsRun vision_sections(const SectionsRequest& request) {
   return run;
 }
 
+/// The grid of the request under the model's own map, else Qwen3-VL's interleave (A3), HF's second map.
+void add_grid(SectionsRun& run, const SectionsRequest& request) {
+  if (!request.grid) return;
+  if (run.marked) {
+    run.grid_map = *run.marked;
+  } else if (run.hf) {
+    run.grid_map = 1;  // interleaved (A3)
+  } else {
+    throw InvalidArgument(error_msg("{0} reads HF's maps of three sections t,h,w; llama.cpp's four slots [{1}] have none",
+                                    option_name("grid"), fmt::format("{}", fmt::join(run.sections, ", "))));
+  }
+  AxesGridRequest g;
+  g.rope = request.rope;
+  g.map = run.maps[run.grid_map].map;
+  g.frames = (*request.grid)[0], g.rows = (*request.grid)[1], g.columns = (*request.grid)[2];
+  g.patch = request.patch;
+  g.walk = request.walk;
+  run.grid = run_axes_grid(g);
+}
+
 }  // namespace
 
 SectionsRun run_sections(const SectionsRequest& request) {
   const ModelRope& rope = request.rope;
+  if (request.grid && !rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
+    throw InvalidArgument(error_msg("{0}: a vision tower's patch has a row and a column, no frame: the grid reads three "
+                                    "axes t,h,w",
+                                    option_name("grid")));
+  }
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
     if (!request.sections.empty()) {
       throw InvalidArgument(
@@ -67,6 +92,7 @@ SectionsRun run_sections(const SectionsRequest& request) {
     run.maps.push_back(
         {*model_map, "grid", msg("latent grid:"), Message::same(fmt::format("{} (G1)", rope.spec.model_type))});
     run.marked = 0;
+    add_grid(run, request);
     return run;
   }
   if (!request.sections.empty()) {
@@ -124,6 +150,7 @@ SectionsRun run_sections(const SectionsRequest& request) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (model_map && rows[r].map.source.order == model_map->source.order) run.marked = r;
   }
+  add_grid(run, request);
   return run;
 }
 

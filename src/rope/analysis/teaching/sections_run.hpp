@@ -6,10 +6,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "rope/analysis/teaching/axes_grid.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/resolve.hpp"
@@ -26,6 +28,11 @@ inline constexpr int kDefaultVisionDim = 64;
 struct SectionsRequest {
   ModelRope rope;        ///< the model's RoPE, resolved once; plain: the d and base alone
   std::string sections;  ///< "24,20,20" or "t,h,w,e" as typed; empty: the model's, else Qwen3-VL's 24,20,20
+  /// A latent grid of frames × rows × columns (--grid): which pairs turn two patches of one row apart, under the
+  /// model's own map, else Qwen3-VL's interleave (A3) of the sections (axes_grid.hpp).
+  std::optional<std::array<int, 3>> grid;
+  std::array<int, 3> patch{0, 0, 0};  ///< the grid's first patch (frame, row, column)
+  int walk = 0;                       ///< cells of the grid walked for a GIF (axes_grid.hpp)
 };
 
 /// One M-RoPE map: its CSV column, the name of its pattern line and its figure label.
@@ -62,12 +69,15 @@ struct SectionsRun {
   std::vector<int> ggml_sections;  ///< the four slots as a converted GGUF has them
   AxisMap mrope, imrope;           ///< llama.cpp's maps (A2) modulo Σs and (A4)
   std::vector<SectionsMap> maps;   ///< top to bottom: HF's, the model's own, llama.cpp's (four sections)
+  std::optional<AxesGridRun> grid;  ///< with a grid requested: under maps[grid_map]
+  std::size_t grid_map = 0;
 
   int pairs() const { return static_cast<int>(theta.size()); }
 };
 
 /// @throws InvalidArgument for sections typed for a vision tower, a section that is not a whole number in
-/// 0 … 65536, other than 3 or 4 sections (typed or the model's), maps that do not fit the pairs.
+/// 0 … 65536, other than 3 or 4 sections (typed or the model's), maps that do not fit the pairs; a grid for a vision
+/// tower or for llama.cpp's four slots alone, or one axes_grid.hpp refuses.
 SectionsRun run_sections(const SectionsRequest& request);
 
 }  // namespace rope
