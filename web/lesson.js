@@ -104,7 +104,7 @@ const LIBRARY_TEXT = [
   N_("invariant: rounding only"), N_("CHANGED beyond rounding (a bug)"), N_("unchanged for these q, k"),
   N_("changed: leaks absolute position"), N_("changed, by design: seq_len {0} → {1}"),
   N_("changed, by design: s(p) {0} → {1}"),
-  N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, exactly the w pairs"),
+  N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, just the w pairs"),
   N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, not only the w pairs"),
 ];
 

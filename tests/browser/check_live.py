@@ -200,7 +200,7 @@ def check_axes(exe, dom, cmd, where):
     if not m:
         sys.exit(f"{where}: panel 8 says {sentence!r}")
     differing, pairs = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(4)), int(m.group(3)))
-    if (differing, pairs) != (w, len(rows)) or ("exactly the w pairs" not in sentence and "恰好是那些 w 对" not in sentence):
+    if (differing, pairs) != (w, len(rows)) or ("just the w pairs" not in sentence and "恰好是那些 w 对" not in sentence):
         sys.exit(f"{where}: panel 8 says {sentence!r}; {cmd['axes']} has {w} w pairs of {len(rows)}")
 
 

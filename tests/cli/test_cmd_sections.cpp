@@ -324,12 +324,12 @@ TEST_F(CmdSections, BadSectionsAreOneLine) {
 // --grid (issue 81): which pairs turn two patches of one row apart, under the model's own map; the w pairs are the
 // models' own, written in tests/analysis/teaching/test_axes_grid.cpp from their code.
 TEST_F(CmdSections, GridNamesTheWPairsAndDrawsTheGrid) {
-  const Result r = rope_cli({"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--png", path("g.png"),
-                             "--keep-script", path("g.gp")});
+  const Result r = rope_cli(
+      {"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--png", path("g.png"), "--keep-script", path("g.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("\nlatent grid 2×3×4 (frames × rows × columns), qwen3-vl-8b's own map (interleaved):\n"
                                "  patches (0, 0, 0) and (0, 0, 1) lie in one row: 20 of 64 pairs turn them apart, "
-                               "exactly the w pairs\n  the pairs that turn them apart: 2, 5, …, 59\n"));
+                               "just the w pairs\n  the pairs that turn them apart: 2, 5, …, 59\n"));
   const std::string script = read(path("g.gp"));
   EXPECT_THAT(script, HasSubstr("set size ratio -1"));
   // 24 cells, 64 pairs and 20 bars under the pairs that differ
@@ -338,13 +338,14 @@ TEST_F(CmdSections, GridNamesTheWPairsAndDrawsTheGrid) {
     ++rects;
   EXPECT_EQ(rects, 24u + 64u + 20u);
   // With no model, Qwen3-VL's interleave of the sections; --patch moves the pair of patches.
-  const Result typed = rope_cli({"sections", "--sections", "16,24,24", "--base", "1000000", "--grid", "1x2x3",
-                                 "--patch", "0,1,1", "--json"});
+  const Result typed = rope_cli(
+      {"sections", "--sections", "16,24,24", "--base", "1000000", "--grid", "1x2x3", "--patch", "0,1,1", "--json"});
   ASSERT_EQ(typed.code, 0) << typed.err;
   const auto j = nlohmann::json::parse(typed.out);
   EXPECT_EQ(j["grid_map"], "interleaved");
   EXPECT_EQ(j["grid"]["first"], nlohmann::json({0, 1, 1}));
-  EXPECT_EQ(j["grid"]["differing"].size(), 21u);  // (A3) of [16, 24, 24] over 64 pairs: j mod 3 = 2, j < 72: 2, 5, …, 62
+  EXPECT_EQ(j["grid"]["differing"].size(),
+            21u);  // (A3) of [16, 24, 24] over 64 pairs: j mod 3 = 2, j < 72: 2, 5, …, 62
   // A video generator's latent grid: Wan's last 21 pairs; the header names its widths, not M-RoPE's two maps.
   const Result wan = rope_cli({"sections", "--model", "wan2.1-t2v-14b", "--grid", "2x3x4"});
   ASSERT_EQ(wan.code, 0) << wan.err;
@@ -374,8 +375,9 @@ TEST_F(CmdSections, BadGridsAreOneLineAndDrawNothing) {
                         "--patch must be 3 whole numbers frame,row,column counted from 0 (got '0,1')");
   expect_one_line_error(rope_cli({"sections", "--vision", "pixtral", "--grid", "1x2x2"}), 2,
                         "--grid: a vision tower's patch has a row and a column, no frame");
-  expect_one_line_error(rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144", "--grid", "1x2x2"}), 2,
-                        "--grid reads HF's maps of three sections t,h,w; llama.cpp's four slots [16, 24, 24, 8] have none");
+  expect_one_line_error(
+      rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144", "--grid", "1x2x2"}), 2,
+      "--grid reads HF's maps of three sections t,h,w; llama.cpp's four slots [16, 24, 24, 8] have none");
   EXPECT_FALSE(std::filesystem::exists(png));
 }
 

@@ -103,7 +103,7 @@ TEST(Plot, ScriptDrawsReferenceLinesAcrossThePlot) {
 
 TEST(Plot, ScriptDrawsRectanglesBehindAndADiagramToOneScale) {
   Figure f = two_curves();
-  f.rects.push_back({0, 0, 1, 1, 0, -1});     // a blue cell, thin grey border
+  f.rects.push_back({0, 0, 1, 1, 0, -1});      // a blue cell, thin grey border
   f.rects.push_back({1.5, 0, 2.5, 1, -1, 6});  // a grey cell, thick black border
   f.diagram = true;
   const std::string script = gnuplot_script(f, kPng, Style{});

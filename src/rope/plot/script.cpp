@@ -256,9 +256,10 @@ void write_annotations(std::string& out, const Figure& f) {
   for (const Rect& r : f.rects) {
     const char* fill = r.fill >= 0 ? color_of(r.fill) : "#f2f2f2";
     const char* border = r.border >= 0 ? color_of(r.border) : "#bbbbbb";
-    emit("set object {} rect from first {}, first {} to first {}, first {} fc rgb '{}' fs solid 1.0 border lc rgb '{}' "
-         "lw {} back\n",
-         ++object, num(r.x0), num(r.y0), num(r.x1), num(r.y1), fill, border, r.border >= 0 ? 4 : 1);
+    emit(
+        "set object {} rect from first {}, first {} to first {}, first {} fc rgb '{}' fs solid 1.0 border lc rgb '{}' "
+        "lw {} back\n",
+        ++object, num(r.x0), num(r.y0), num(r.x1), num(r.y1), fill, border, r.border >= 0 ? 4 : 1);
   }
   int arrow = 0;
   int label = 0;

@@ -46,7 +46,7 @@ Message axes_grid_sentence(const AxesGridRun& run) {
   if (run.only_w) {
     return msg(
         "patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, "
-        "exactly the w pairs",
+        "just the w pairs",
         run.first[0], run.first[1], run.first[2], run.second[0], run.second[1], run.second[2], n, pairs);
   }
   return msg(

@@ -272,12 +272,12 @@ class Printer {
               pairs));
     std::string letters;
     for (int i = 0; i < pairs; ++i) letters += fmt::format("{}{}", i ? " · " : "", axis_letter(s.map.pair_axis[i]));
-    line(t_.tr("  the axes in turn as Qwen3-VL interleaves them (docs/multi-axis.md): sections [{0}] give {1}",
+    line(t_.tr("  the axes in turn as Qwen3-VL interleaves them: sections [{0}] give {1}",
                fmt::format("{}", fmt::join(s.sections, ", ")), letters));
     line(t_.tr("  a text token at position M is (M, M, M), one position on every axis: pair i turns by Mθ_i,"));
     line(t_.tr("  step 7's R_M: R_(M,M,M)·q = R_M·q   {0}", verdict(s.text_check)));
-    line(t_.tr("  two patches of one row: q at (t, h, w) = {0}, k at {1}: one frame and row, the columns M and N",
-               s.query_patch.text(), s.key_patch.text()));
+    line(t_.tr("  two patches of one row, the columns M and N: q at (t, h, w) = {0}, k at {1}", s.query_patch.text(),
+               s.key_patch.text()));
     const std::string axis = t_.tr("axis");
     const std::size_t axis_width = std::max<std::size_t>(columns(axis), 4) + 2;
     const std::string q_head = t_.tr("angle of q (rad)");
@@ -298,10 +298,8 @@ class Printer {
     } else if (s.differing.empty()) {
       line(t_.tr("  no pair turns them apart: at d = {0} no pair reads w", in.d));
     } else if (s.only_w) {
-      line(
-          t_.tr("  only the w pairs ({0}) turn them apart: R_(p'−p), p' − p = (0, 0, N − M), is the identity on the "
-                "t and h pairs",
-                listed));
+      line(t_.tr("  only the w pairs ({0}) turn them apart: p' − p = (0, 0, N − M), R_(p'−p) = I on the t and h pairs",
+                 listed));
     } else {
       line(t_.tr("  the pairs {0} turn them apart", listed));
     }

@@ -458,7 +458,8 @@ plot::Figure sections_figure(const SectionsRun& run, const Text& t) {
 }
 
 std::vector<plot::Figure> sections_grid_frames(const SectionsRun& run, const Text& t) {
-  if (!run.grid || run.grid->walk.empty()) throw InvalidArgument(error_msg("the grid's walk is empty: nothing to animate"));
+  if (!run.grid || run.grid->walk.empty())
+    throw InvalidArgument(error_msg("the grid's walk is empty: nothing to animate"));
   const AxesGridRun& g = *run.grid;
   const double width = grid_width(g);
   const auto pairs = static_cast<int>(g.pair_axis.size());
@@ -478,7 +479,7 @@ std::vector<plot::Figure> sections_grid_frames(const SectionsRun& run, const Tex
       const double cx = (j % per_row + 0.5) * step;
       const double cy = -0.8 - (j / per_row + 0.5) * step;
       plot::Series circle;  // the dial
-      circle.color = 6;  // black, thin
+      circle.color = 6;     // black, thin
       circle.line_width = 0.5;
       circle.x.resize(kDialPoints + 1), circle.y.resize(kDialPoints + 1);
       for (int i = 0; i <= kDialPoints; ++i) {

@@ -53,9 +53,10 @@ void grid_request(const SectionsOptions& opt, SectionsRequest& r) {
   r.grid = grid;
   if (!opt.patch.empty()) {
     const std::vector<double> p = parse_real_list(opt.patch, "--patch");
-    if (p.size() != 3 || std::any_of(p.begin(), p.end(), [](double x) { return x != std::floor(x) || x < 0 || x > 16; }))
-      throw InvalidArgument(error_msg("{0} must be 3 whole numbers frame,row,column counted from 0 (got '{1}')",
-                                      "--patch", opt.patch));
+    if (p.size() != 3 ||
+        std::any_of(p.begin(), p.end(), [](double x) { return x != std::floor(x) || x < 0 || x > 16; }))
+      throw InvalidArgument(
+          error_msg("{0} must be 3 whole numbers frame,row,column counted from 0 (got '{1}')", "--patch", opt.patch));
     r.patch = {static_cast<int>(p[0]), static_cast<int>(p[1]), static_cast<int>(p[2])};
   }
   if (opt.figure.animated()) r.walk = opt.figure.frame_count();
@@ -64,9 +65,10 @@ void grid_request(const SectionsOptions& opt, SectionsRequest& r) {
 int run_sections(const SectionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const bool vision = !opt.scaling.rope.vision.empty();
-  SectionsRequest request{resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
-                                                vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half}),
-                          opt.sections};
+  SectionsRequest request{
+      resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
+                            vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half}),
+      opt.sections};
   grid_request(opt, request);
   const SectionsRun run = rope::run_sections(request);
   const Text t = opt.figure.tr();

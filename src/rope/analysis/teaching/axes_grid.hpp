@@ -35,14 +35,14 @@ struct AxesGridRequest {
 
 struct AxesGridRun {
   int frames = 0, rows = 0, columns = 0;
-  std::vector<int> pair_axis;     ///< a(j): 0 t, 1 h, 2 w (, 3 e)
-  std::array<int, 3> per_axis{};  ///< how many pairs read t, h, w
-  std::array<int, 3> first{};     ///< the first patch (frame, row, column)
-  std::array<int, 3> second{};    ///< the patch one column to its right, in the same row
-  Eigen::VectorXd angle_first;    ///< θ_j · p_a(j) at the first patch
-  Eigen::VectorXd angle_second;   ///< at the second
-  std::vector<int> differing;     ///< the pairs whose angles differ between the two patches
-  bool only_w = false;            ///< every differing pair reads w, and every w pair differs
+  std::vector<int> pair_axis;            ///< a(j): 0 t, 1 h, 2 w (, 3 e)
+  std::array<int, 3> per_axis{};         ///< how many pairs read t, h, w
+  std::array<int, 3> first{};            ///< the first patch (frame, row, column)
+  std::array<int, 3> second{};           ///< the patch one column to its right, in the same row
+  Eigen::VectorXd angle_first;           ///< θ_j · p_a(j) at the first patch
+  Eigen::VectorXd angle_second;          ///< at the second
+  std::vector<int> differing;            ///< the pairs whose angles differ between the two patches
+  bool only_w = false;                   ///< every differing pair reads w, and every w pair differs
   std::vector<std::array<int, 3>> walk;  ///< the cells walked
   Eigen::MatrixXd walk_angles;           ///< θ_j · p_a(j) at each cell walked (one row per cell)
 };

@@ -43,8 +43,9 @@ void add_grid(SectionsRun& run, const SectionsRequest& request) {
   } else if (run.hf) {
     run.grid_map = 1;  // interleaved (A3)
   } else {
-    throw InvalidArgument(error_msg("{0} reads HF's maps of three sections t,h,w; llama.cpp's four slots [{1}] have none",
-                                    option_name("grid"), fmt::format("{}", fmt::join(run.sections, ", "))));
+    throw InvalidArgument(
+        error_msg("{0} reads HF's maps of three sections t,h,w; llama.cpp's four slots [{1}] have none",
+                  option_name("grid"), fmt::format("{}", fmt::join(run.sections, ", "))));
   }
   AxesGridRequest g;
   g.rope = request.rope;
@@ -60,9 +61,10 @@ void add_grid(SectionsRun& run, const SectionsRequest& request) {
 SectionsRun run_sections(const SectionsRequest& request) {
   const ModelRope& rope = request.rope;
   if (request.grid && !rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
-    throw InvalidArgument(error_msg("{0}: a vision tower's patch has a row and a column, no frame: the grid reads three "
-                                    "axes t,h,w",
-                                    option_name("grid")));
+    throw InvalidArgument(
+        error_msg("{0}: a vision tower's patch has a row and a column, no frame: the grid reads three "
+                  "axes t,h,w",
+                  option_name("grid")));
   }
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
     if (!request.sections.empty()) {

@@ -60,15 +60,15 @@ struct SectionsRun {
   SectionsFrom from = SectionsFrom::QwenDefault;
   bool model_map = false;  ///< the model's own map is one of `maps` (the figure marks it: `marked`)
   std::optional<std::size_t> marked;
-  std::optional<AxisMap> ernie;    ///< ERNIE-4.5-VL's map (A8) of its sections (h, w, t)
-  std::optional<AxisMap> bailing;  ///< Bailing's map (A9) of its sections (t, h, w)
-  std::optional<AxisMap> pangu;    ///< openPangu-VL's greedy map (A10) of its sections (t, h, w)
-  int pangu_differs = -1;          ///< the first pair where (A10) leaves Qwen3-VL's (A3) of the same sections
-  bool four = false;               ///< four sections: llama.cpp's slots
-  bool hf = false;                 ///< HF's maps apply: three sections (or a fourth 0) adding up to d/2
-  std::vector<int> ggml_sections;  ///< the four slots as a converted GGUF has them
-  AxisMap mrope, imrope;           ///< llama.cpp's maps (A2) modulo Σs and (A4)
-  std::vector<SectionsMap> maps;   ///< top to bottom: HF's, the model's own, llama.cpp's (four sections)
+  std::optional<AxisMap> ernie;     ///< ERNIE-4.5-VL's map (A8) of its sections (h, w, t)
+  std::optional<AxisMap> bailing;   ///< Bailing's map (A9) of its sections (t, h, w)
+  std::optional<AxisMap> pangu;     ///< openPangu-VL's greedy map (A10) of its sections (t, h, w)
+  int pangu_differs = -1;           ///< the first pair where (A10) leaves Qwen3-VL's (A3) of the same sections
+  bool four = false;                ///< four sections: llama.cpp's slots
+  bool hf = false;                  ///< HF's maps apply: three sections (or a fourth 0) adding up to d/2
+  std::vector<int> ggml_sections;   ///< the four slots as a converted GGUF has them
+  AxisMap mrope, imrope;            ///< llama.cpp's maps (A2) modulo Σs and (A4)
+  std::vector<SectionsMap> maps;    ///< top to bottom: HF's, the model's own, llama.cpp's (four sections)
   std::optional<AxesGridRun> grid;  ///< with a grid requested: under maps[grid_map]
   std::size_t grid_map = 0;
 
