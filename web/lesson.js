@@ -775,6 +775,9 @@ function measure() {
     }
   }
   document.body.dataset.outside = outside.join(" ");
+  // The controls a presenter can reach on this panel: those drawn (panel 8's grid controls on a narrow screen too).
+  document.body.dataset.controlsShown = [...$("controls").querySelectorAll("input, select")]
+    .filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.id).join(" ");
 }
 
 function key(name) {

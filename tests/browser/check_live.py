@@ -389,7 +389,8 @@ def check_presenter(page, profile):
     sentences, command) and no control lies outside the window, and no control outside the controls' column, and no
     text is cut inside its box (a table's columns or rows hidden or left to scrolling, a cell narrower than its
     text) (the page measures each as Chromium draws it, body[data-outside]); Part 8's bookmark shows on panel 6 the
-    rows of its point, each band boundary with the two pairs on either side; at 1920×1080 the smallest text drawn (SVG text
+    rows of its point, each band boundary with the two pairs on either side; panel 8's own controls (the grid's model,
+    frames, rows and columns) are shown at both sizes; at 1920×1080 the smallest text drawn (SVG text
     scaled with its picture, HTML text by its computed size, body[data-smallest-text]) is at least 28 px."""
     sizes = []
     for window in ((1920, 1080), (1280, 720)):
@@ -414,6 +415,12 @@ def check_presenter(page, profile):
                     sys.exit(f"{where}: the page shows {body!r}")
                 if outside.group(1):
                     sys.exit(f"{where}: outside the window (or the controls' column): {html.unescape(outside.group(1))}")
+                if k == 8:  # the latent grid's own controls are its point: shown at either size
+                    shown_controls = re.search(r'data-controls-shown="([^"]*)"', body)
+                    wanted = {"grid_model", "grid_frames", "grid_rows", "grid_columns"}
+                    if not shown_controls or not wanted <= set(shown_controls.group(1).split()):
+                        sys.exit(f"{where}: panel 8's controls {sorted(wanted)} are not all shown "
+                                 f"({shown_controls.group(1) if shown_controls else 'not measured'})")
                 if window == (1920, 1080):
                     sizes.append(float(smallest.group(1)))
                     if sizes[-1] < 28:
