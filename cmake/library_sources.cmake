@@ -154,6 +154,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/identify/identify_pairs.cpp
   rope/analysis/identify/identify_pairing.cpp
   rope/analysis/identify/identify_theta.cpp
+  rope/analysis/identify/identify_grid.cpp
   rope/analysis/identify/identify_vision.cpp
   rope/analysis/verify/identity_check.cpp
   rope/analysis/teaching/frequency_table.cpp

@@ -27,9 +27,19 @@ import diffusers_rope as dr  # noqa: E402
 import rope_run  # noqa: E402
 
 
-# The named mistakes rope's variant table names (the others fail unnamed: not yet rows of the table).
+# The named mistakes, each by its row of rope's variant table.
 NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_hunyuan_base10000_bf16": "base-10000",
-         "mistake_cosmos_fps16_f32": "axis-positions-scaled", "mistake_cosmos_fps16_bf16": "axis-positions-scaled"}
+         "mistake_cosmos_fps16_f32": "axis-positions-scaled", "mistake_cosmos_fps16_bf16": "axis-positions-scaled",
+         "mistake_wan_split_12538_d64_f32": "axis-widths-other",
+         "mistake_qwenimage_not_centred_f32": "axis-not-centred",
+         "mistake_qwenimage_text_start_f32": "text-positions-other",
+         "mistake_ltx_angles_bf16": "angles-bf16"}
+
+# Their parameters (`found`), from the ports' own values: the widths forward used at d = 64, the centred first row and
+# column of Qwen-Image's 5 × 3 patches (−(H − H // 2), −(W − W // 2)), the text start max(H // 2, W // 2).
+FOUND = {"mistake_wan_split_12538_d64_f32": {"t": 22, "h": 21, "w": 21},
+         "mistake_qwenimage_not_centred_f32": {"h_start": -3, "w_start": -2},
+         "mistake_qwenimage_text_start_f32": {"text_start": 0, "expected_start": 2}}
 
 
 # The #12538 split turns only each axis's slowest pair wrong (about 2.5e-4 rad per row); in the bf16 dump that stays
@@ -141,6 +151,9 @@ def main():
             failures.append(f"check {c['name']}: exit {code}, expected {want}: {err.strip()[:300]}")
         elif c["name"] in NAMED and named != NAMED[c["name"]]:
             failures.append(f"check {c['name']}: named {named}, expected {NAMED[c['name']]}")
+        elif c["name"] in FOUND and (json.loads(out).get("diagnosis") or {}).get("found") != FOUND[c["name"]]:
+            failures.append(f"check {c['name']}: found {json.loads(out).get('diagnosis', {}).get('found')}, "
+                            f"expected {FOUND[c['name']]}")
         else:
             print(f"check     {c['name']:36} exit {code}  {named or ''}")
     for f in failures:

@@ -726,6 +726,13 @@ Json answers(const Json& row) {
     }
     if (r.contains("fope") && r["fope"].is_object()) i["fope_kept"] = r["fope"]["kept"];
     if (r.contains("xdrope") && r["xdrope"].is_object()) i["xdrope_map"] = r["xdrope"]["map"];
+    if (r.contains("grid") && r["grid"].is_object()) {  // a latent grid: its widths, base and the presets that fit
+      i["grid_widths"] = r["grid"]["widths"];
+      i["grid_base"] = rounded(r["grid"]["base"]);
+      Json names = Json::array();
+      for (const Json& f : r["grid"]["families"]) names.push_back(f["family"]);
+      i["grid_families"] = names;
+    }
   }
   return out;
 }

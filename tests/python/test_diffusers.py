@@ -1,7 +1,7 @@
 """diffusers' image and video transformers in Python (issue 79, docs/multi-axis.md §8): rope.Spec of a diffusers
 transformer/config.json (by its _class_name), rope.grid_positions against tests/reference/diffusers_rope.py (NumPy
 ports of the diffusers modules at 58eb52c080) and rope.check of the port's dumps: each passes as the source computes
-it, the named mistakes fail (base-10000 and axis-positions-scaled named)."""
+it, the named mistakes fail, each named by its row."""
 import json
 import subprocess
 import sys
@@ -39,7 +39,9 @@ def test_grid_positions_as_the_port(tmp_path, model):
     assert np.abs(got - want).max() <= 1e-12
 
 
-NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_cosmos_fps16_f32": "axis-positions-scaled"}
+NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_cosmos_fps16_f32": "axis-positions-scaled",
+         "mistake_wan_split_12538_d64_f32": "axis-widths-other", "mistake_qwenimage_not_centred_f32": "axis-not-centred",
+         "mistake_qwenimage_text_start_f32": "text-positions-other"}
 
 
 def test_dumps_pass_and_mistakes_fail(dumps):

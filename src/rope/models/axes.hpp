@@ -137,6 +137,11 @@ struct AxisMap {
   std::array<double, kMaxAxes> scale{1, 1, 1, 1};
   int padding = 0;
   bool per_frequency = false;
+  /// With a split map: pair j's cos at stream a(j) and its sin at b(j), for both of its channels (x_a cos α − x_b sin
+  /// β, x_a sin β + x_b cos α), where (A11) turns each channel by its own stream's cos and sin. The #12538 form of
+  /// diffusers' Wan (transformer_wan.py before PR #12594): the cos column 2j and the sin column 2j + 1 of tables split
+  /// with other widths than they were built with.
+  bool sin_from_second = false;
 
   int pairs_of(int axis) const;
   /// Whether this is a vision tower's 2-D map (components: row h, column w).

@@ -484,6 +484,16 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
             : t.tr("xdrope_section [{0}], {1} (docs/multi-axis.md (A11)): pair j turns by θ_j·p_a(j), a "
                    "one of the streams p, w, h, t",
                    fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang())));
+  } else if (e.rope.axes && e.rope.axes->grid()) {
+    // A diffusion transformer's latent grid (models/grid_rope.hpp): its axes' widths, not M-RoPE's sections.
+    const AxisMap& g = *e.rope.axes;
+    std::vector<std::string> widths;
+    for (std::size_t a = 0; a < g.names.size(); ++a) {
+      widths.push_back(fmt::format("{} {}", g.names[a], 2 * g.pairs_of(static_cast<int>(a))));
+    }
+    row(t.tr("latent grid"),
+        t.tr("channels per axis {0}{1} (docs/multi-axis.md (G1)): pair i turns by θ_i·p_a(i)", fmt::join(widths, ", "),
+             g.per_frequency ? t.tr(", the axes in turn per frequency") : t.tr(", one block per axis")));
   } else if (e.rope.axes) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",

@@ -20,6 +20,16 @@
 namespace rope {
 namespace {
 
+/// "t 44, h 42, w 42" (Flux.2's fourth axis l): one value per axis of a latent grid.
+template <typename T>
+std::string grid_axes_text(const std::vector<T>& values) {
+  static const char* const names[] = {"t", "h", "w", "l"};
+  std::string s;
+  for (std::size_t a = 0; a < values.size() && a < 4; ++a)
+    s += fmt::format("{}{} {}", a ? ", " : "", names[a], values[a]);
+  return s;
+}
+
 std::string g6(double x) { return fmt::format("{:.6g}", x); }
 
 std::string family_text(const FamilyFit& f, const Text& t) {
@@ -229,6 +239,21 @@ Value identify_value(const IdentifyRun& run) {
     v["base"] = id.vision->base;
     v["residual"] = id.vision->residual;
   }
+  if (id.grid) {  // a diffusion transformer's latent grid: widths, one base over the per-axis ladders, presets that fit
+    Value& g = j["grid"];
+    g["widths"] = id.grid->widths;
+    g["base"] = id.grid->base > 0 ? Value(id.grid->base) : Value();
+    g["bases"] = id.grid->bases;
+    g["residual"] = id.grid->residual;
+    Value families = Value::array();
+    for (const auto& [family, preset] : id.grid->families) {
+      Value f = Value::object();
+      f["family"] = family;
+      f["preset"] = preset;
+      families.push_back(f);
+    }
+    g["families"] = families;
+  }
   if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow
     Value& x = j["xdrope"];
     x["channel_stream"] = id.xdrope->channel_stream;
@@ -339,20 +364,36 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     } else {
       if (id.xdrope) {
         row("XD-RoPE", xdrope_text(*id.xdrope, t));
+      } else if (id.grid) {
+        row(t.tr("latent grid"), t.tr("channels per axis {0}, one block per axis, each its own ladder "
+                                      "(docs/multi-axis.md (G1), (G2))",
+                                      grid_axes_text(id.grid->widths)));
       } else if (id.axes) {
         row("M-RoPE", sections_text(*id.axes, t));
       }
-      row(t.tr("family"), family_text(id.fit, t));
+      if (id.grid) {
+        std::vector<std::string> names;
+        for (const auto& [family, preset] : id.grid->families) names.push_back(fmt::format("{} ({})", family, preset));
+        std::vector<std::string> each;
+        for (const double b : id.grid->bases) each.push_back(g6(b));
+        const std::string base = id.grid->base > 0 ? g6(id.grid->base) : grid_axes_text(each);
+        row(t.tr("family"),
+            names.empty() ? t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base)
+                          : t.tr("per-axis ladders, base {0}: {1}", base, fmt::format("{}", fmt::join(names, ", "))));
+      } else {
+        row(t.tr("family"), family_text(id.fit, t));
+      }
     }
     // The family is the simplest fit within the noise of the smallest residual (analysis/identify/identify.cpp): the
     // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
-    std::vector<double> residuals{id.vision ? id.vision->residual : id.fit.residual};
-    for (std::size_t i = id.vision ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
+    const bool other = id.vision || id.grid;  // a 2-D or grid ladder chosen: every 1-D family is another fit
+    std::vector<double> residuals{id.vision ? id.vision->residual : id.grid ? id.grid->residual : id.fit.residual};
+    for (std::size_t i = other ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
     const std::vector<std::string> shown = compared(residuals, digits, 4);
     row(t.tr("fit residual"), t.tr("{0} (RMS of ln θ_measured − ln θ_family)", shown[0]));
     std::string others;
     // With a vision match every 1-D family is another fit (shown[k + 1] for fits[k]); else fits[0] is the chosen one.
-    const std::size_t first = id.vision ? 0 : 1;
+    const std::size_t first = other ? 0 : 1;
     for (std::size_t i = first; i < id.fits.size(); ++i) {
       others += fmt::format("{}{} {}", i > first ? ", " : "", to_string(id.fits[i].family), shown[i + 1 - first]);
     }
@@ -366,6 +407,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
       if (n > 12 && j >= 4 && j < n - 4) continue;
       out << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12.2g}\n", j, at_digits(id.theta[j]),
                          at_digits(id.vision                 ? id.vision->theta[j]
+                                   : id.grid                 ? id.grid->theta[j]
                                    : j < id.fit.theta.size() ? id.fit.theta[j]
                                                              : 0.0),
                          id.angle_residual[j]);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/io/po_file.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/presets.hpp"
@@ -336,6 +337,27 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   const std::vector<AxisPosition> text(restarting.begin(), restarting.begin() + 6);
   const VariantDump text_rows{text, c, 1, 16, -1, std::nullopt};
   for (const Variant& v : table_variants({mrope, &text_rows})) built.insert(v.kind);
+  // Issue 79's diffusers rows: Wan at d = 64 (the #12538 widths), Qwen-Image's centred grid after 2 text tokens.
+  GridRope wan64;
+  wan64.model = GridModel::Wan, wan64.head_dim = 64, wan64.widths = {24, 20, 20}, wan64.bases = {1e4, 1e4, 1e4};
+  wan64.axes = {"t", "h", "w"};
+  RopeExpectation wan = test::expect_half(64);
+  wan.rope.layout = Layout::Interleaved, wan.rope.model_type = "WanTransformer3DModel";
+  wan.rope.params.inv_freq = grid_theta(wan64), wan.rope.axes = grid_axis_map(wan64);
+  for (const Variant& v : check_variants(wan)) built.insert(v.kind);
+  RopeExpectation qwen;
+  qwen.rope = make_spec(load_preset("qwen-image"));
+  std::vector<AxisPosition> joint = test::text_image_positions(0, 0, 0);
+  for (const std::array<double, 3>& at :
+       std::vector<std::array<double, 3>>{{1, 1, 1}, {2, 2, 2}, {0, -1, -1}, {0, -1, 0}, {0, 0, -1}, {0, 0, 0}}) {
+    AxisPosition a;
+    a.count = 3, a.value = {at[0], at[1], at[2], 0};
+    joint.push_back(a);
+  }
+  DumpComparison cq;
+  cq.channel_ratio = Eigen::VectorXd::Zero(qwen.rope.head_dim);
+  const VariantDump centred{joint, cq, 1, qwen.rope.head_dim, -1, std::nullopt};
+  for (const Variant& v : table_variants({qwen, &centred})) built.insert(v.kind);
   for (const VariantRow& row : variant_table()) {
     if (row.from_expectation || row.from_dump) {
       EXPECT_EQ(built.count(row.kind), 1u) << row.name << " never built";

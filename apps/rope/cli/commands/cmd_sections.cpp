@@ -37,7 +37,8 @@ struct SectionsOptions {
 /// --grid's frames, rows and columns and --patch's cell, as typed (the limits are the library's, axes_grid.hpp).
 void grid_request(const SectionsOptions& opt, SectionsRequest& r) {
   if (opt.grid.empty()) {
-    if (!opt.patch.empty()) throw InvalidArgument(error_msg("{0} is a cell of {1}: give {1} too", "--patch", "--grid"));
+    if (!opt.patch.empty())
+      throw InvalidArgument(error_msg("{0} is a cell of {1}: give {2} too", "--patch", "--grid", "--grid"));
     if (opt.figure.animated())
       throw InvalidArgument(error_msg("{0} animates the latent grid's rotations: give {1} too", "--gif", "--grid"));
     return;

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -135,6 +136,15 @@ enum class VariantKind {
   /// Issue 79: a diffusion transformer's time positions scaled by base_fps / fps = 24 / 16, Cosmos's fps modulation
   /// applied where the released Predict2 checkpoints disable it (diffusers #14768; found "scale").
   AxisPositionsScaled,
+  /// Issue 79: a latent grid's channels split among the axes with other widths than the tables were built with
+  /// (diffusers #12538: Wan's forward split d/3 per axis, __init__ 2⌊d/6⌋; found the widths used, "t", "h", "w").
+  AxisWidthsOther,
+  /// Issue 79: rows and columns counted from 0 where the model centres them (Qwen-Image's scale_rope; found the
+  /// centred start of each, "h_start", "w_start").
+  AxisNotCentred,
+  /// Issue 79: the text tokens of a joint sequence at positions from 0 where the model places them after the image's
+  /// rows and columns (Qwen-Image: from max(H/2, W/2); found "text_start", "expected_start").
+  TextPositionsOther,
   ScalingIgnored,
   FactorMissing,
   PositionsPlusOne,
@@ -258,6 +268,15 @@ struct Variant {
   bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
   bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
   bool text_rows_as_axes = false;  ///< MropeTextRowsAsAxes: index i of every row at (rows 0, 1, 2 at i) as (t, h, w)
+  /// AxisNotCentred, TextPositionsOther: the first text_rows indices (a joint sequence's text) turn at their position
+  /// plus text_offset on every component, the others at their position plus axis_offset[k] on component k.
+  long text_rows = 0;
+  double text_offset = 0;
+  /// AnglesBf16 of LTX-Video's chain (transformer_ltx.py LTXVideoRotaryPosEmbed.forward): its positions and
+  /// frequencies each rounded step by step in the type, not cast once, so the angle differs from the one-cast angle by
+  /// up to this many units ε of the type times (|m| + 1)·θ (kLtxChainUnits).
+  double angle_chain_units = 0;
+  std::array<double, kMaxAxes> axis_offset{};
   /// Pair norms on their own (N1): each rotated pair's ‖y‖ against a·‖x‖ (the rotation keeps the norm) within
   /// kNormUlps·(ε_T + ε_A) relative, instead of each element under (C1); the comparison sums ‖y‖² and (a·‖x‖)².
   bool norms = false;

@@ -35,6 +35,7 @@ struct Setup {
   /// HF's XD-RoPE (axes.hpp (A11)): the pair's second channel turns by its own stream, so a position's tables hold
   /// 2·half entries, the second channels' from half on (stride); otherwise half.
   bool split = false;
+  bool sin_second = false;  ///< AxisMap::sin_from_second: both channels take the cos of a(j) and the sin of b(j)
   int stride = 0;
   int off = 0;
   /// The pairs are (off + i, off + half + i) (half) or (off + 2i, off + 2i + 1) (interleaved): the fast path.
@@ -119,6 +120,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
                                     u.map->pair_axis.size(), r, u.half));
   }
   u.split = u.map && u.map->split();
+  u.sin_second = u.split && u.map->sin_from_second;
   u.stride = u.split ? 2 * u.half : u.half;
   return u;
 }
@@ -162,6 +164,12 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
     p.count = 3;
     for (int k = 0; k < 3; ++k)
       p.value[static_cast<std::size_t>(k)] = positions[static_cast<std::size_t>(k * S + i)][0] + v.position_offset;
+  }
+  if (v.text_rows > 0 || v.axis_offset != std::array<double, kMaxAxes>{}) {  // a joint sequence's text, the image
+    for (int k = 0; k < p.count; ++k) {
+      p.value[static_cast<std::size_t>(k)] +=
+          s < v.text_rows ? v.text_offset : v.axis_offset[static_cast<std::size_t>(k)];
+    }
   }
   if (v.t_for_all && p.multi()) {
     for (int k = 1; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] = p.value[0];
@@ -230,7 +238,11 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     }
     const int at = part * u.half;
     for (int i = 0; i < u.half; ++i) {
-      const double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
+      double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
+      if (u.variant->angle_type && u.variant->angle_chain_units > 0) {  // a chain rounded step by step (check.hpp)
+        angle_bound +=
+            u.variant->angle_chain_units * epsilon(*u.variant->angle_type) * (std::abs(m[i]) + 1) * spec.theta()[i];
+      }
       double c = std::cos(phi[i]), sn_i = std::sin(phi[i]), steps = 0;
       if (u.variant->table_type) {
         // A table rounded to its type (CosSinTableBf16): cos and sin rounded; where the kernel's own float32 angle
@@ -306,8 +318,11 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
     const double norm = n2 < 1e300 && (n2 > 1e-300 || n2 == 0) ? std::sqrt(n2) : std::hypot(xa, xb);
     const double tol = k * norm * term[i];
     const int i2 = u.split ? u.half + i : i;  // the second channel's angle (HF's XD-RoPE: its own stream)
-    const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
-    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i2] + xb * cs[i2]), y[b], k * norm * term[i2]);
+    // AxisMap::sin_from_second: both channels take the cos of the first stream and the sin of the second
+    const int ia = u.sin_second ? i2 : i, ib = u.sin_second ? i : i2;  // the first channel's sin, the second's cos
+    const double tol_b = k * norm * (u.sin_second ? std::max(term[i], term[i2]) : term[i2]);
+    const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[ia]), y[a], u.sin_second ? tol_b : tol);
+    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i2] + xb * cs[ib]), y[b], tol_b);
     if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank / 2 == i &&
         t.first_rank < 2 * u.half) {  // the first failure is in this pair: keep it whole
       t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = y[a], t.first_y[1] = y[b];
@@ -559,7 +574,8 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
       const auto k = static_cast<std::size_t>(i);
       const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
       // A split map (HF's XD-RoPE) is no rotation: the norm of the expected pair, a·(x_a c − x_b s, x_a s′ + x_b c′).
-      const double nx = u.split ? u.a * std::hypot(xa * tb.cs[k] - xb * tb.sn[k], xa * tb.sn[h + k] + xb * tb.cs[h + k])
+      const std::size_t ka = u.sin_second ? h + k : k, kb = u.sin_second ? k : h + k;  // sin_from_second
+      const double nx = u.split ? u.a * std::hypot(xa * tb.cs[k] - xb * tb.sn[ka], xa * tb.sn[h + k] + xb * tb.cs[kb])
                                 : w.norm_q[k] * std::sqrt(xa * xa + xb * xb);
       const double ny = std::sqrt(ya * ya + yb * yb);
       const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);

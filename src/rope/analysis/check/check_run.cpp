@@ -61,9 +61,9 @@ Message listed_layer_types(const std::vector<std::string>& names) {
 bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) {
   const auto same_axes = [](const std::optional<AxisMap>& x, const std::optional<AxisMap>& y) {
     if (!x || !y) return !x && !y;
-    return x->pair_axis == y->pair_axis && x->second_axis == y->second_axis && x->axes == y->axes &&
-           x->first_axis == y->first_axis && x->position_offset == y->position_offset &&
-           x->source.order == y->source.order;
+    return x->pair_axis == y->pair_axis && x->second_axis == y->second_axis &&
+           x->sin_from_second == y->sin_from_second && x->axes == y->axes && x->first_axis == y->first_axis &&
+           x->position_offset == y->position_offset && x->source.order == y->source.order;
   };
   const auto same_other = [](const std::optional<RopeExpectation::OtherList>& x,
                              const std::optional<RopeExpectation::OtherList>& y) {

@@ -338,6 +338,114 @@ bool dump_shown(F f) { return f.dump != nullptr && not_fope(f); }
 /// The positions have several components (M-RoPE's, a tower's).
 bool multi_positions(F f) { return !f.dump->positions.empty() && f.dump->positions.front().multi(); }
 
+// ---------------------------------------------------------------------------------------------
+// Issue 79: the diffusers mistakes of a latent grid (models/grid_rope.hpp), each against the port of its source
+// (tests/reference/diffusers_rope.py).
+
+bool grid_of(E e, const char* class_name) {
+  return e.rope.model_type == class_name && e.rope.axes && e.rope.axes->grid() && !e.rope.axes->per_frequency;
+}
+
+/// diffusers #12538 (transformer_wan.py before PR #12594, ff263947ad): WanRotaryPosEmbed.__init__ builds the tables
+/// with the widths t = d − 2h, h = w = 2⌊d/6⌋ channels, its forward split them as d − 2⌊d/3⌋, ⌊d/3⌋, ⌊d/3⌋.
+std::array<int, 3> wan_12538_widths(int d) { return {d - 2 * (d / 3), d / 3, d / 3}; }
+
+/// The channels per axis the map was built with (each pair two channels).
+std::array<int, 3> built_widths(const AxisMap& map) {
+  return {2 * map.pairs_of(0), 2 * map.pairs_of(1), 2 * map.pairs_of(2)};
+}
+
+/// The axis map of tables whose columns are read with `widths`: pair j's cos from column 2j (the axis of its block
+/// under `widths`), its sin from column 2j + 1 (apply_rotary_emb: cos[..., 0::2], sin[..., 1::2]).
+AxisMap map_read_with(const AxisMap& built, const std::array<int, 3>& widths) {
+  AxisMap m = built;
+  const auto axis_of = [&](int c) { return c < widths[0] ? 0 : c < widths[0] + widths[1] ? 1 : 2; };
+  m.second_axis.assign(m.pair_axis.size(), 0);
+  for (std::size_t j = 0; j < m.pair_axis.size(); ++j) {
+    m.pair_axis[j] = axis_of(static_cast<int>(2 * j));
+    m.second_axis[j] = axis_of(static_cast<int>(2 * j + 1));
+  }
+  m.sin_from_second = m.second_axis != m.pair_axis;
+  if (!m.sin_from_second) m.second_axis.clear();
+  return m;
+}
+
+/// The pairs whose cos or sin reads another axis under `read` than under `built`.
+std::vector<long> pairs_read_elsewhere(const AxisMap& built, const AxisMap& read) {
+  std::vector<long> out;
+  for (std::size_t j = 0; j < built.pair_axis.size(); ++j) {
+    if (read.pair_axis[j] != built.pair_axis[j] || read.second_of(j) != built.pair_axis[j])
+      out.push_back(static_cast<long>(j));
+  }
+  return out;
+}
+
+bool wan_split_applies(F f) {
+  if (!grid_of(f.expected, "WanTransformer3DModel") || !not_fope(f)) return false;
+  const std::array<int, 3> built = built_widths(*f.expected.rope.axes);
+  return built[0] + built[1] + built[2] == f.expected.rotary_dim() &&
+         built != wan_12538_widths(f.expected.rotary_dim());
+}
+
+void wan_split_build(F f, Out out) {
+  const std::array<int, 3> widths = wan_12538_widths(f.expected.rotary_dim());
+  RopeExpectation s = f.expected;
+  s.rope.axes = map_read_with(*f.expected.rope.axes, widths);
+  put(out, VariantKind::AxisWidthsOther, std::move(s)).found = {{"t", static_cast<double>(widths[0])},
+                                                                {"h", static_cast<double>(widths[1])},
+                                                                {"w", static_cast<double>(widths[2])}};
+}
+
+/// A joint sequence's leading text tokens (every component equal) before an image token (components that differ):
+/// how many; 0 without both.
+long leading_text_rows(const std::vector<AxisPosition>& positions) {
+  long n = 0;
+  while (n < static_cast<long>(positions.size())) {
+    const AxisPosition& p = positions[static_cast<std::size_t>(n)];
+    if (!p.multi() || p.count < 3 || p[1] != p[0] || p[2] != p[0]) break;
+    ++n;
+  }
+  return n < static_cast<long>(positions.size()) ? n : 0;
+}
+
+bool qwen_image_positions(F f) {
+  return grid_of(f.expected, "QwenImageTransformer2DModel") && dump_shown(f) && multi_positions(f) &&
+         f.dump->positions.front().count == 3;
+}
+
+/// Qwen-Image without scale_rope (transformer_qwenimage.py QwenEmbedRope.forward, the port's centred=False): the rows
+/// and columns from 0 instead of from −(H − H/2) and −(W − W/2), and the text from max(H, W) instead of
+/// max(H/2, W/2).
+void not_centred_build(F f, Out out) {
+  const std::vector<AxisPosition>& p = f.dump->positions;
+  const long text = leading_text_rows(p);
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (std::size_t s = static_cast<std::size_t>(text); s < p.size(); ++s) {
+    for (int k = 1; k < 3; ++k) lo[k] = std::min(lo[k], p[s][k]), hi[k] = std::max(hi[k], p[s][k]);
+  }
+  if (!(lo[1] < 0 || lo[2] < 0)) return;  // nothing centred
+  Variant& v = put(out, VariantKind::AxisNotCentred, f.expected);
+  v.axis_offset = {0.0, -lo[1], -lo[2], 0.0};
+  if (text > 0) {
+    const double h = hi[1] - lo[1] + 1, w = hi[2] - lo[2] + 1;
+    v.text_rows = text;
+    v.text_offset = std::max(h, w) - std::max(std::floor(h / 2), std::floor(w / 2));
+  }
+  v.found = {{"h_start", lo[1]}, {"w_start", lo[2]}};
+}
+
+/// The text of a joint sequence from 0 on every axis instead of its place after the image (Qwen-Image: from
+/// max(H/2, W/2)).
+void text_from_zero_build(F f, Out out) {
+  const std::vector<AxisPosition>& p = f.dump->positions;
+  const long text = leading_text_rows(p);
+  if (text == 0 || p.front()[0] == 0) return;
+  Variant& v = put(out, VariantKind::TextPositionsOther, f.expected);
+  v.text_rows = text;
+  v.text_offset = -p.front()[0];
+  v.found = {{"text_start", 0.0}, {"expected_start", p.front()[0]}};
+}
+
 /// The pairs of the e slot: llama.cpp's IMROPE pairs HF's map turns, else those of a GGUF's own map.
 std::vector<int> e_slot_pairs(E e) {
   std::vector<int> unrotated = llama_cpp_unrotated_pairs(e);
@@ -650,6 +758,53 @@ const std::vector<VariantRow> kVariantTable = {
         s.rope.axes->scale[0] = 24.0 / 16.0;
         put(out, VariantKind::AxisPositionsScaled, std::move(s)).found = {{"scale", 24.0 / 16.0}};
       }}},
+    {VariantKind::AxisWidthsOther,
+     "axis-widths-other",
+     kCompared,
+     "t,h,w",
+     [](E e) {
+       const std::array<int, 3> w = wan_12538_widths(e.rotary_dim());
+       return msg("the channels split among the axes as [{0}, {1}, {2}] (diffusers #12538)", w[0], w[1], w[2]);
+     },
+     [](S c) {
+       const AxisMap& built = *c.expected.rope.axes;
+       const std::array<int, 3> used{static_cast<int>(found_value(c, 0)), static_cast<int>(found_value(c, 1)),
+                                     static_cast<int>(found_value(c, 2))};
+       const std::array<int, 3> b = built_widths(built);
+       std::vector<long> pairs = pairs_read_elsewhere(built, map_read_with(built, used));
+       return msg(
+           "matches the tables split among t, h and w as [{0}, {1}, {2}] channels where they were built with "
+           "[{3}, {4}, {5}]: pairs {6} read another axis, or take their cos and their sin at two (diffusers #12538: "
+           "Wan's forward split ⌊d/3⌋ per axis, its __init__ 2⌊d/6⌋; fixed by PR #12594)",
+           used[0], used[1], used[2], b[0], b[1], b[2], check_number_list(pairs));
+     },
+     {wan_split_applies, wan_split_build}},
+    {VariantKind::AxisNotCentred,
+     "axis-not-centred",
+     kFromDump,
+     "h_start,w_start",
+     [](E) { return msg("rows and columns from 0, not centred"); },
+     [](S c) {
+       return msg(
+           "matches rows and columns counted from 0 where the model centres them, the rows from {0} and the columns "
+           "from {1}, and its text after them: is scale_rope read? (Qwen-Image's QwenEmbedRope)",
+           fmt::format("{:g}", found_value(c, 0)), fmt::format("{:g}", found_value(c, 1)));
+     },
+     {},
+     {qwen_image_positions, not_centred_build}},
+    {VariantKind::TextPositionsOther,
+     "text-positions-other",
+     kFromDump,
+     "text_start,expected_start",
+     [](E) { return msg("the text tokens from position 0"); },
+     [](S c) {
+       return msg(
+           "matches the text tokens at positions from 0 on every axis, where the model places them from {0}, after "
+           "the image's rows and columns (Qwen-Image's QwenEmbedRope: max(H/2, W/2) with scale_rope)",
+           fmt::format("{:g}", found_value(c, 1)));
+     },
+     {},
+     {qwen_image_positions, text_from_zero_build}},
     {VariantKind::ScaledBase10000,
      "scaled-base-10000",
      kCompared,
@@ -1177,7 +1332,14 @@ const std::vector<VariantRow> kVariantTable = {
      "",
      [](E) { return msg("angles computed in {0}", "bf16"); },
      [](S c) { return angles_in(c, "bf16"); },
-     {not_fope, [](F f, Out out) { put(out, VariantKind::AnglesBf16, f.expected, 0.0, DType::BF16); }}},
+     {not_fope,
+      [](F f, Out out) {
+        Variant& v = put(out, VariantKind::AnglesBf16, f.expected, 0.0, DType::BF16);
+        // LTX-Video's chain (transformer_ltx.py:217-233): m = (g·s·p/b)·2 − 1, five roundings, and ω = base^lin·π/2,
+        // three, each within ε/2 of its value; m's are relative to |2g| ≤ |m| + 1. Eight half-units, 4ε·(|m| + 1)·θ.
+        if (f.expected.rope.axes && f.expected.rope.axes->grid() && f.expected.rope.axes->per_frequency)
+          v.angle_chain_units = 4;
+      }}},
     {VariantKind::AnglesF16,
      "angles-f16",
      kCompared,

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -133,6 +134,19 @@ struct Identification {
     Eigen::VectorXd theta;  ///< the fitted θ_j
   };
   std::optional<VisionMatch> vision;
+  /// A diffusion transformer's latent grid (models/grid_rope.hpp (G1), (G2)): (t, h, w) positions whose pairs read the
+  /// axes in blocks, each block its own ladder base^(−2k/d_a); the presets rope knows that fit (identify_grid.cpp).
+  struct GridMatch {
+    std::vector<int> widths;    ///< channels per axis t, h, w (Flux.2: and l)
+    double base = 0;            ///< one base fitted to every axis's ladder; 0 when each axis has its own (bases)
+    std::vector<double> bases;  ///< each axis's base (all equal to base where one fits)
+    int unturned = 0;           ///< the t block's pairs that never turn (every token's t 0: Flux's image latents)
+    double residual = 0;        ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
+    Eigen::VectorXd theta;      ///< the fitted θ_j
+    /// The families whose preset has these widths, layout and frequencies: (display name, preset), in name order.
+    std::vector<std::pair<std::string, std::string>> families;
+  };
+  std::optional<GridMatch> grid;
   /// HunyuanVL's XD-RoPE (four position streams p, w, h, t, docs/multi-axis.md (A11)): the stream each channel turns
   /// by, measured channel by channel, and the map those streams follow.
   struct Xdrope {
@@ -224,6 +238,9 @@ std::vector<char> majority_groups(const DumpVectors& before, const DumpVectors& 
 /// Step 5 for positions (row, column) (identify_vision.cpp): id.vision, the 2-D vision RoPE whose axis map and pairs
 /// the dump's are and whose ladders fit θ_j within 0.05 in ln θ (the best of them), and a note either way.
 void match_vision(Identification& id);
+/// Step 5 for (t, h, w) positions whose pairs read the axes in blocks (identify_grid.cpp): id.grid when each block is
+/// its own ladder of one base, fitting better than one ladder over the head.
+void match_grid(Identification& id);
 
 /// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
 void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after,

@@ -1,0 +1,151 @@
+// Step 5 of identify.hpp for a dump with a (t, h, w) position per token whose pairs read the axes in blocks: a
+// diffusion transformer's latent grid (models/grid_rope.hpp (G1), (G2)), each axis its own ladder base^(−2k/d_a) over
+// its own width d_a, where M-RoPE's chunked map (A2) keeps one ladder over the head. The widths are the measured
+// axes' blocks; the base is fitted to every pair; the presets rope knows with the same widths, layout and
+// frequencies are named as the families that fit (Flux.1 and Qwen-Image share them).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/identify/identify.hpp"
+#include "rope/core/error.hpp"
+#include "rope/models/grid_rope.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
+
+namespace rope {
+namespace {
+
+/// The weight of pair j's ln θ in a fit: 1/σ² of ln θ_j, floored as fit_families and match_vision floor it; 0 for a
+/// pair that does not turn forward.
+double weight(const Identification& id, int j) {
+  if (!(id.theta[j] > 0)) return 0.0;
+  const double sigma = std::max(id.theta_sigma[j] / id.theta[j], 1e-6);
+  return 1 / (sigma * sigma);
+}
+
+/// The weighted RMS of ln θ_measured − ln θ_fit.
+double residual_of(const Identification& id, const Eigen::VectorXd& fit) {
+  double rss = 0, ws = 0;
+  for (Eigen::Index j = 0; j < id.theta.size(); ++j) {
+    const double w = weight(id, static_cast<int>(j));
+    if (w == 0 || !(fit[j] > 0)) continue;
+    const double r = std::log(id.theta[j]) - std::log(fit[j]);
+    rss += w * r * r, ws += w;
+  }
+  return ws > 0 ? std::sqrt(rss / ws) : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+void detail::match_grid(Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  // Every channel accounted for: a block of rotated pairs up to the last channel (the slowest pairs of a 16-bit dump
+  // that turn too little to show as rotated leave their axis's width unknown).
+  if (!id.axes || n == 0 || static_cast<int>(id.theta.size()) != n ||
+      static_cast<int>(id.axes->pair_axis.size()) != n || id.rotary_offset + id.rotary_dim != id.d)
+    return;
+  // The pairs must read the axes in blocks, in order (Flux.2's four axes too, which no M-RoPE map takes). A block's
+  // slowest pairs may turn too little for the positions to tell their axis (a small bf16 grid): those after a known
+  // pair are taken as its block, the one they end.
+  std::vector<int> pair_axis = id.axes->pair_axis;
+  std::vector<long> assumed;
+  if (pair_axis.front() < 0) return;
+  for (std::size_t j = 1; j < pair_axis.size(); ++j) {
+    if (pair_axis[j] < 0) pair_axis[j] = pair_axis[j - 1], assumed.push_back(static_cast<long>(j));
+  }
+  const int K = pair_axis.back() + 1;
+  if ((K != 3 && K != 4) || !std::is_sorted(pair_axis.begin(), pair_axis.end())) return;
+  std::vector<int> sections(static_cast<std::size_t>(K), 0);
+  for (const int a : pair_axis) ++sections[static_cast<std::size_t>(a)];
+  if (std::find(sections.begin() + 1, sections.end(), 0) != sections.end()) return;  // every axis but t has pairs
+  // Flux's t pairs never turn when every token's t is 0 (an image's latent, its text ids): the unrotated channels
+  // before the rotated block are then the t block, its pairs unmeasured.
+  const int lead = sections[0] == 0 && id.rotary_offset > 0 && id.rotary_offset % 2 == 0 ? id.rotary_offset / 2 : 0;
+  sections[0] += lead;
+  // The exponent of measured pair j in its axis's ladder: θ_j = base_a^(−k/n_a), k its index in the axis's block of
+  // n_a pairs (the lead pairs unmeasured), a its axis.
+  Eigen::VectorXd x(n);
+  std::vector<int> axis_of(static_cast<std::size_t>(n));
+  std::vector<int> widths;
+  for (int a = 0, j = 0; a < K; ++a) {
+    widths.push_back(2 * sections[static_cast<std::size_t>(a)]);
+    for (int k = a == 0 ? lead : 0; k < sections[static_cast<std::size_t>(a)]; ++k, ++j) {
+      x[j] = static_cast<double>(k) / sections[static_cast<std::size_t>(a)];
+      axis_of[static_cast<std::size_t>(j)] = a;
+    }
+  }
+  // ln θ_j = −x_j·ln base: least squares through the origin, weighted; one base for every axis (or per axis).
+  const auto fit = [&](int only) {
+    double sxy = 0, sxx = 0;
+    for (int j = 0; j < n; ++j) {
+      const double w = weight(id, j);
+      if (w > 0 && (only < 0 || axis_of[static_cast<std::size_t>(j)] == only))
+        sxy += w * x[j] * -std::log(id.theta[j]), sxx += w * x[j] * x[j];
+    }
+    return sxx > 0 ? std::exp(sxy / sxx) : std::numeric_limits<double>::quiet_NaN();
+  };
+  const auto ladders = [&](const std::vector<double>& bases) {
+    Eigen::VectorXd theta(n);
+    for (int j = 0; j < n; ++j)
+      theta[j] = std::pow(bases[static_cast<std::size_t>(axis_of[static_cast<std::size_t>(j)])], -x[j]);
+    return theta;
+  };
+  Identification::GridMatch g;
+  g.widths = widths;
+  g.base = fit(-1);
+  g.bases.assign(static_cast<std::size_t>(K), g.base);
+  g.theta = ladders(g.bases);
+  g.residual = residual_of(id, g.theta);
+  if (!(g.residual <= 0.05)) {  // each axis its own base (Cosmos's NTK-scaled ones)
+    std::vector<double> own;
+    for (int a = 0; a < K; ++a) own.push_back(fit(a));
+    const Eigen::VectorXd theta = ladders(own);
+    const double r = residual_of(id, theta);
+    if (r < g.residual) g.bases = own, g.theta = theta, g.residual = r, g.base = 0;
+  }
+  // A latent grid only where its ladders fit (within match_vision's 0.05) and better than one ladder over the head.
+  const bool bases_ok = std::all_of(g.bases.begin(), g.bases.end(), [](double b) { return b > 1; });
+  if (!(g.residual <= 0.05) || !bases_ok || (!id.fits.empty() && id.fit.residual <= g.residual)) return;
+  // The presets with the same widths, layout and frequencies (each within the same 0.05).
+  for (const PresetInfo& p : list_presets()) {
+    const RopeSpec spec = make_spec(load_preset(p.name));
+    if (!spec.axes || !spec.axes->grid() || spec.axes->per_frequency || spec.axes->axes != K) continue;
+    if (spec.params.inv_freq.size() != n + lead) continue;
+    std::vector<int> preset;
+    for (int a = 0; a < K; ++a) preset.push_back(spec.axes->pairs_of(a));
+    const bool same_layout = (spec.layout == Layout::Interleaved) == (id.layout == PairLayout::Interleaved);
+    if (preset != sections || !same_layout || residual_of(id, spec.params.inv_freq.tail(n)) > 0.05) continue;
+    const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
+    const std::string family = model ? std::string(display_name(*model)) : spec.model_type;
+    if (std::none_of(g.families.begin(), g.families.end(), [&](const auto& f) { return f.first == family; }))
+      g.families.push_back({family, p.name});
+  }
+  g.unturned = lead;
+  id.grid = g;
+  // The 1-D families' "no family explains" and M-RoPE's "neither map" are answered by the grid: they would mislead.
+  id.notes.erase(std::remove_if(id.notes.begin(), id.notes.end(),
+                                [](const Message& note) {
+                                  return note.en.rfind("no family explains the frequencies", 0) == 0 ||
+                                         note.en.rfind("the pairs' axes follow neither", 0) == 0;
+                                }),
+                 id.notes.end());
+  if (!assumed.empty()) {
+    id.notes.push_back(
+        msg("pairs {0} turn too little for the positions to tell their axis: taken as the block they "
+            "end, its slowest pairs",
+            check_number_list(assumed)));
+  }
+  if (lead > 0) {
+    id.notes.push_back(
+        msg("the first {0} pairs do not turn: every token's t is 0, so the t block's ladder is not "
+            "measured (taken as {1} pairs, the channels before the rotated block)",
+            lead, lead));
+  }
+}
+
+}  // namespace rope
