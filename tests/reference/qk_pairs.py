@@ -108,8 +108,10 @@ def manifest():
              dict(layout="interleaved", rotary_dim=D, **default)),
         case("yarn", "q_yarn", "k_yarn", "half", 0, None, dict(layout="half", family="yarn", base=BASE), yarn),
         case("crossed", "q_crossed", "k_crossed", "half", 1, "qk-crossed", {}),
-        # q passes: the top-level diagnosis is q's (none); k's names k-with-query-heads (tests/cli/test_cmd_check_qk.cpp)
-        case("k_query_heads", "q_half", "k_query_heads", "half", 1, None, dict(layout="half"), ident_on_k=True),
+        # q passes: the top-level diagnosis is q's (none); k's names k-with-query-heads (tests/cli/test_cmd_check_qk.cpp);
+        # identify on k alone reads k's buffer walked with q's 8 heads (query_heads) and the default ladder there
+        case("k_query_heads", "q_half", "k_query_heads", "half", 1, None,
+             dict(layout="half", query_heads=HQ, **default), ident_on_k=True),
         case("applied_twice_yarn", "q_yarn_twice", "k_yarn_twice", "half", 1, "rope-applied-twice",
              dict(layout="half", family="yarn", base=BASE), yarn),
     ]}

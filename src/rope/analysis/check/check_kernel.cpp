@@ -175,6 +175,16 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   return p;
 }
 
+/// The absolute error of CUDA's fast sine and cosine (__sinf, __cosf) on [−π, π], 2^-21.41 in the CUDA C++
+/// Programming Guide (Mathematical Functions, Intrinsic Functions), rounded up to 2^-21.
+const double kFastUnitError = std::ldexp(1.0, -21);
+
+}  // namespace
+
+double fast_math_shortfall() { return static_cast<double>(static_cast<float>(1.0 / kTwoPi)) * kTwoPi - 1.0; }
+
+namespace {
+
 /// A table value v (a cos or a sin) rounded to `type`; adds to *steps one step of the type at v where v ± bound rounds
 /// elsewhere (the element then differs by at most |x_a|·step + |x_b|·step ≤ ‖x‖·Σ steps).
 double table_value(DType type, double v, double bound, double* steps) {
@@ -230,7 +240,14 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     }
     const int at = part * u.half;
     for (int i = 0; i < u.half; ++i) {
-      const double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
+      double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
+      if (u.variant->fast_math) {
+        // AnglesFastMath: the float32 angle (this bound) falls short by |fast_math_shortfall()| of itself, its turns
+        // x = φ·fl32(1/2π) round to float32 (at most ε_f32 of φ, truncated or not), and the unit errs by
+        // kFastUnitError in cos and in sin.
+        const double phi = std::abs(m[i]) * spec.theta()[i];
+        angle_bound += (std::abs(fast_math_shortfall()) + epsilon(DType::F32)) * phi + 2 * kFastUnitError;
+      }
       double c = std::cos(phi[i]), sn_i = std::sin(phi[i]), steps = 0;
       if (u.variant->table_type) {
         // A table rounded to its type (CosSinTableBf16): cos and sin rounded; where the kernel's own float32 angle
