@@ -520,18 +520,20 @@ def main():
     save("cos_sin_table_bf16_in_bf16", qt16, bf16_round(qt16 * cos_t + rotate_half(qt16) * sin_t), post,
          plain + ["--dtype", "bf16"], None, exit=0)
     # imp PR #1325: sin and cos of the float32 angle by CUDA's fast intrinsics (__sinf/__cosf, what sinf/cosf become
-    # under --use_fast_math). They carry no range reduction of their own: the PTX sin.approx.f32 they compile to is
-    # the hardware unit's range reduction (RRO, a multiplication by 1/2π) and its SIN (NVIDIA developer forums,
-    # "arithmetical functions various", t/10624), whose error "seems to be linear in the argument" and is removed by
-    # a correction of 4.07e-8 of the angle ("Improving the accuracy of the __sincosf function", t/11631): the angle
-    # φ (HF's float32 m·inv_freq) is taken to revolutions as x = fl32(φ·fl32(1/2π)) in float32 and the unit returns
-    # sin(2πx), cos(2πx). fl32(1/2π) is 4.03e-8 of itself short, so every angle falls short by that share of itself
-    # (5.3e-3 rad at 131071), and x rounds to float32 (an ulp of x is 2π·2^-9 = 0.012 rad near 1.3e5 rad). The
-    # unit's own absolute error (2^-21.41 on [−π, π], CUDA C++ Programming Guide, Intrinsic Functions) is not
-    # modelled: sin(2πx), cos(2πx) exact, then rounded to float32. Positions 0 … 15 and 130816 … 131071.
-    # Held to angles reduced in double (--angles float64) the dump fails and is named angles-fast-math, its measured
-    # bias the shortfall; under the default float32 angle model (whose product rounds as much) it passes; a plain
-    # float32 product at the same positions, held to float64 (angles_float32_product), fails and is not named.
+    # under --use_fast_math), which carry no range reduction of their own. The PTX sin instruction (__sinf) is two
+    # hardware instructions, RRO (range reduction and conversion to fixed point) and the special function unit's SIN
+    # (https://forums.developer.nvidia.com/t/arithmetical-functions-various/10624), and the error of __sincosf "seems
+    # to be linear in the argument", removed by a correction of 4.07e-8 of the angle
+    # (https://forums.developer.nvidia.com/t/improving-the-accuracy-of-the-sincosf-function/11631): the size of
+    # fl32(1/2π)'s shortfall, 4.03e-8 of itself. Emulated here as that reduction: φ (HF's float32 m·inv_freq) taken
+    # to revolutions as x = fl32(φ·fl32(1/2π)) in float32, then sin(2πx), cos(2πx); every angle falls short by 4.03e-8
+    # of itself (5.3e-3 rad at 131071) and x rounds to float32 (an ulp of x is 2π·2^-9 = 0.012 rad near 1.3e5 rad).
+    # The unit's own absolute error (2^-21.41 on [−π, π] in the CUDA C++ Programming Guide's Intrinsic Functions, as
+    # NVIDIA's forums quote it) is not modelled: sin(2πx), cos(2πx) exact, then rounded to float32. Positions 0 … 15
+    # and 130816 … 131071. Held to angles reduced in double (--angles float64) the dump fails and is named
+    # angles-fast-math, its measured bias the shortfall; under the default float32 angle model (whose product rounds
+    # as much) it passes; a plain float32 product at the same positions, held to float64 (angles_float32_product),
+    # fails and is not named.
     posf = np.concatenate([np.arange(16), np.arange(131072 - 256, 131072)])
     qf = q_of(len(posf))
     phi32 = posf.astype(np.float32)[:, None] * th[None, :]
