@@ -121,6 +121,81 @@ TEST(CmdCheckQk, TorchSaveTensorsByName) {
   EXPECT_EQ(j["k"]["total"], 8 * 2 * 64);
 }
 
+/// check on qk_layers.pt's two layers, q and k named by patterns, with `extra` arguments.
+test::Result check_layers(const std::string& k_before_tensor, const std::string& k_after_tensor,
+                          std::vector<std::string> extra = {}) {
+  const std::string pt = kQk + "qk_layers.pt";
+  std::vector<std::string> args = {"check",
+                                   "--before",
+                                   pt,
+                                   "--after",
+                                   pt,
+                                   "--before-tensor",
+                                   "layers.*.q",
+                                   "--after-tensor",
+                                   "layers.*.q_rope",
+                                   "--k-before",
+                                   pt,
+                                   "--k-after",
+                                   pt,
+                                   "--k-before-tensor",
+                                   k_before_tensor,
+                                   "--k-after-tensor",
+                                   k_after_tensor,
+                                   "--positions",
+                                   kPositions,
+                                   "--layout",
+                                   "half"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return rope_cli(args);
+}
+
+// The tensor patterns apply to q and k alike (issue 78 item 2): each layer's k named by k's patterns filled with the
+// runs of its q's '*', each layer q and k together; layer 1's k, walked with q's head count, fails named while its q
+// and layer 0 pass, the worst first.
+TEST(CmdCheckQk, EveryLayersQAndKTogether) {
+  const auto r = check_layers("layers.*.k", "layers.*.k_rope", {"--json"});
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["layers"].size(), 2U);
+  EXPECT_EQ(j["passed"], false);
+  const auto& worst = j["layers"][0];
+  EXPECT_EQ(worst["before_tensor"], "layers.1.q");
+  EXPECT_EQ(worst["passed"], true);  // q's verdict; k's is its own
+  EXPECT_EQ(worst["k"]["passed"], false);
+  EXPECT_EQ(worst["k"]["diagnosis"]["matches"], "k-with-query-heads");
+  EXPECT_EQ(j["layers"][1]["before_tensor"], "layers.0.q");
+  EXPECT_EQ(j["layers"][1]["k"]["passed"], true);
+  EXPECT_EQ(j["layers"][1]["pair"]["passed"], true);
+  const auto text = check_layers("layers.*.k", "layers.*.k_rope");
+  EXPECT_THAT(text.out, HasSubstr("2 layers"));
+  EXPECT_THAT(text.out, HasSubstr("1 pass, 1 fail"));
+  EXPECT_THAT(text.out, HasSubstr("the worst layer, layers.1.q, in full:"));
+  // k's names without q's '*': one k for every layer is refused
+  expect_one_line_error(check_layers("k", "k_rope"), 2,
+                        "--k-before-tensor 'k' and --k-after-tensor 'k_rope': each layer's k is named by the runs of "
+                        "q's '*', so k's tensor names need the same number of '*' as 'layers.*.q' (1)");
+}
+
+// FoPE's --coefficients apply to q and k alike, each by its own heads (issue 78 item 2): tests/reference/fope.py's
+// vLLM dumps, 16 query heads on 4 key-value heads with a matrix per key-value head, q head h turned by its group's
+// matrix and k head g by its own; both pass, and the identity (Q1), which FoPE's mixed pairs do not keep, is not
+// measured.
+TEST(CmdCheckQk, FopeCoefficientsTurnEachTensorByItsOwnHeads) {
+  const std::string f = std::string(ROPE_VARIANT_DUMPS) + "_67/fope/";
+  const auto r =
+      rope_cli({"check", "--config", f + "checkpoint/config.json", "--coefficients", f + "checkpoint", "--before",
+                f + "vllm/q.npy", "--after", f + "vllm/q_rope.npy", "--k-before", f + "vllm/k.npy", "--k-after",
+                f + "vllm/k_rope.npy", "--positions", "@" + f + "positions.txt", "--angles", "float32", "--json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["passed"], true);
+  EXPECT_EQ(j["k"]["passed"], true);
+  EXPECT_EQ(j["pair"]["measured"], false);
+  // k checked with q's dumps' head count would not divide: the two tensors' heads are their own (16 and 4)
+  EXPECT_EQ(j["total"].get<long>(), 4 * j["k"]["total"].get<long>());
+}
+
 TEST(CmdCheckQk, BadInputsAreOneLine) {
   const std::string q = kQk + "q.npy", qr = kQk + "q_half.npy", k = kQk + "k.npy", kr = kQk + "k_half.npy";
   expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-after", kr, "--positions", kPositions}),

@@ -23,6 +23,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -162,6 +163,32 @@ float to_f16(float x) {  // float16 keeps 11 significant bits; these θ are norm
   return std::ldexp(std::nearbyint(std::ldexp(m, 11)), e - 11);
 }
 
+/// The median over pairs of identify's θ_j measured against base 10000's ladder (d 64) rounded to float32, less 1: the
+/// share of itself every angle falls short by, as check's angles-fast-math measures it (the slopes of the same phases
+/// against m·θ_j, less θ_j's float32 rounding; the median leaves the pairs whose float32 θ_j PyTorch's power puts an
+/// ulp off).
+double theta_shortfall(const Both& b) {
+  const Json& theta = b.identify["theta"];
+  std::vector<double> r;
+  for (std::size_t j = 0; j < theta.size(); ++j) {
+    const double ladder = static_cast<float>(std::pow(10000.0, -2.0 * static_cast<double>(j) / 64.0));
+    r.push_back(theta[j].get<double>() / ladder - 1);
+  }
+  std::sort(r.begin(), r.end());
+  return r.size() % 2 ? r[r.size() / 2] : (r[r.size() / 2 - 1] + r[r.size() / 2]) / 2;
+}
+
+/// identify passes at base 10000 and its θ_j fall short of float32's by `bias` (check's found one where null),
+/// within 2·10⁻⁹ (a twentieth of fl32(1/2π)'s shortfall, 4.03·10⁻⁸; both measure the same 272 × 2 phases).
+std::function<void(const Both&)> theta_short_by(std::optional<double> bias) {
+  return [bias](const Both& b) {
+    EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+    EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-3) << b.identify_text;
+    ASSERT_EQ(b.identify["theta"].size(), 32u) << b.identify_text;
+    EXPECT_NEAR(theta_shortfall(b), bias ? *bias : b.found("bias"), 2e-9) << b.identify_text;
+  };
+}
+
 /// Qwen3-VL's interleaved map (sections [24, 20, 20]): pair j's axis.
 int qwen3_vl_axis(int j) {
   if (j % 3 == 1 && j < 60) return 1;
@@ -213,6 +240,13 @@ const std::vector<Agreement>& agreements() {
       // rounds, base 10000 (its pairs' angles off by at most a bf16 step of cos and sin); in bf16 the dump passes both.
       {"cos_sin_table_bf16", "cos-sin-table-bf16", passes_at(10000)},
       {"cos_sin_table_bf16_in_bf16", "", passes_at(10000)},
+      // sin and cos by a fast unit without range reduction (CUDA's __sinf/__cosf, imp PR #1325) held to float64
+      // angles: check measures every angle short by fl32(1/2π)'s share, and identify's measured frequencies fall short
+      // of float32's ladder by that bias; under the float32 angle model the dump passes; HF's plain float32 product
+      // held to float64 fails unnamed, its frequencies short by nothing.
+      {"angles_fast_math", "angles-fast-math", theta_short_by(std::nullopt)},
+      {"angles_fast_math_float32", "", passes_at(10000)},
+      {"angles_float32_product", "", theta_short_by(0.0)},
       {"cache_short", "cos-sin-cache-short",
        [](const Both& b) {  // the positions stop advancing at the cache's length, held at its last row
          EXPECT_EQ(b.identify_code, 1) << b.identify_text;
@@ -733,6 +767,7 @@ Json answers(const Json& row) {
       for (const Json& f : r["grid"]["families"]) names.push_back(f["family"]);
       i["grid_families"] = names;
     }
+    if (r.contains("query_heads") && !r["query_heads"].is_null()) i["query_heads"] = r["query_heads"];
   }
   return out;
 }
@@ -816,6 +851,31 @@ TEST(CorpusTable, RecordsEveryRowOfTheGenerators) {
     }
     EXPECT_TRUE(recorded.contains(id)) << id << ": no answers recorded (run the corpus with ROPE_CORPUS_WRITE=1)";
   }
+}
+
+// Issue 78 item 2: k read with q's head count (ColossalAI PR #6429, qk_pairs.py's k_query_heads). check, given q and
+// k, names it in k's diagnosis with both head counts; identify, given k alone, reads k's buffer walked with q's head
+// count, the same count, and the default ladder at the positions so read.
+TEST(IdentifyAgreesQk, KWithQueryHeadsIsReadWithQsHeadCount) {
+  const auto it = corpus_rows().find("qk_pairs/k_query_heads");
+  ASSERT_NE(it, corpus_rows().end()) << kCorpus;
+  std::vector<std::string> check_args = {"check", "--json"}, args = {"identify"};
+  for (const Json& a : it->second["check"]) check_args.push_back(a.get<std::string>());
+  for (const Json& a : it->second["identify"]) args.push_back(a.get<std::string>());
+  const auto checked = rope_cli(check_args);
+  ASSERT_EQ(checked.code, 1) << checked.err;
+  const Json k = Json::parse(checked.out)["k"]["diagnosis"];
+  ASSERT_EQ(k["matches"], "k-with-query-heads") << k.dump();
+  const auto words = rope_cli(args);
+  EXPECT_EQ(words.code, 1) << words.err;
+  EXPECT_THAT(words.out, ::testing::HasSubstr("k's 2 heads walked with q's head count 8")) << words.out;
+  args.insert(args.begin() + 1, "--json");
+  const auto identified = rope_cli(args);
+  ASSERT_EQ(identified.code, 1) << identified.err;
+  const Json r = Json::parse(identified.out);
+  EXPECT_EQ(r["query_heads"].get<double>(), k["found"]["q_heads"].get<double>()) << identified.out;
+  EXPECT_EQ(r["family"]["family"], "default") << identified.out;
+  EXPECT_PRED3(near_rel, r["family"]["base"].get<double>(), 10000.0, 1e-3) << identified.out;
 }
 
 }  // namespace

@@ -74,6 +74,11 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     cos_sin_table_bf16  float32 angles, the cos/sin table rounded to bf16 before it multiplies a float32 q (SGLang PR
                         #33117), positions 130816 … 131071: cos-sin-table-bf16; the same table in a bf16
                         dump (cos_sin_table_bf16_in_bf16): PASS, its rounding within bf16's tolerance
+    angles_fast_math    HF's float32 angles through CUDA's fast sin/cos (__sinf/__cosf under --use_fast_math: x =
+                        fl32(φ·fl32(1/2π)), sin(2πx); imp PR #1325), positions 0 … 15 and 130816 … 131071, checked with
+                        --angles float64: angles-fast-math, found bias −4.03e-8 (fl32(1/2π)'s shortfall); under the
+                        default float32 angle model (angles_fast_math_float32): PASS; HF's plain float32 product at the
+                        same positions under --angles float64 (angles_float32_product): fails, not angles-fast-math
     deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
                         channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
@@ -514,6 +519,36 @@ def main():
     qt16 = bf16_round(qt)
     save("cos_sin_table_bf16_in_bf16", qt16, bf16_round(qt16 * cos_t + rotate_half(qt16) * sin_t), post,
          plain + ["--dtype", "bf16"], None, exit=0)
+    # imp PR #1325: sin and cos of the float32 angle by CUDA's fast intrinsics (__sinf/__cosf, what sinf/cosf become
+    # under --use_fast_math), which carry no range reduction of their own. The PTX sin instruction (__sinf) is two
+    # hardware instructions, RRO (range reduction and conversion to fixed point) and the special function unit's SIN
+    # (https://forums.developer.nvidia.com/t/arithmetical-functions-various/10624), and the error of __sincosf "seems
+    # to be linear in the argument", removed by a correction of 4.07e-8 of the angle
+    # (https://forums.developer.nvidia.com/t/improving-the-accuracy-of-the-sincosf-function/11631): the size of
+    # fl32(1/2π)'s shortfall, 4.03e-8 of itself. Emulated here as that reduction: φ (HF's float32 m·inv_freq) taken
+    # to revolutions as x = fl32(φ·fl32(1/2π)) in float32, then sin(2πx), cos(2πx); every angle falls short by 4.03e-8
+    # of itself (5.3e-3 rad at 131071) and x rounds to float32 (an ulp of x is 2π·2^-9 = 0.012 rad near 1.3e5 rad).
+    # The unit's own absolute error (2^-21.41 on [−π, π] in the CUDA C++ Programming Guide's Intrinsic Functions, as
+    # NVIDIA's forums quote it) is not modelled: sin(2πx), cos(2πx) exact, then rounded to float32. Positions 0 … 15
+    # and 130816 … 131071. Held to angles reduced in double (--angles float64) the dump fails and is named
+    # angles-fast-math, its measured bias the shortfall; under the default float32 angle model (whose product rounds
+    # as much) it passes; a plain float32 product at the same positions, held to float64 (angles_float32_product),
+    # fails and is not named.
+    posf = np.concatenate([np.arange(16), np.arange(131072 - 256, 131072)])
+    qf = q_of(len(posf))
+    phi32 = posf.astype(np.float32)[:, None] * th[None, :]
+    inv_two_pi = np.float32(1 / (2 * np.pi))
+    turns = (phi32 * inv_two_pi).astype(np.float32)
+    emb = np.concatenate([turns, turns], axis=-1).astype(np.float64) * (2 * np.pi)
+    cos_f, sin_f = np.cos(emb).astype(np.float32)[:, None, :], np.sin(emb).astype(np.float32)[:, None, :]
+    fast = (qf * cos_f + rotate_half(qf) * sin_f).astype(np.float32)
+    shortfall = float(np.float64(inv_two_pi) * 2 * np.pi - 1)  # −4.0342e-8
+    f64 = plain[:-1] + ["float64"]
+    save("angles_fast_math", qf, fast, posf, f64, "angles-fast-math", {"bias": shortfall}, found_rel=0.05,
+         text="matches sin and cos of float32 angles by a fast unit without range reduction")
+    save("angles_fast_math_float32", qf, fast, posf, plain, None, exit=0)
+    save("angles_float32_product", qf, hf_rope(qf, posf, th), posf, f64, None, closest=None,
+         departure={"index": 16, "pair": 1}, text="no known variant comes close")
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

@@ -24,7 +24,8 @@ The planted mistakes, each from its source:
     (factor 4, original 4096), each time times its attention factor, so 2·m·θ and a².
 
 Checks itself: every correct pair's scores against a²·qᵀ R_(n−m) k (float64 at HF's float32 angles, relative 1e-5);
-every planted dump differs from the correct one. Writes tests/reference/qk_pairs/*.npy and, for docs/check.md's
+every planted dump differs from the correct one. Writes tests/reference/qk_pairs/*.npy (qk_half.pt: the four
+tensors by name; qk_layers.pt: two layers, the second's k walked with q's head count) and, for docs/check.md's
 examples, data/dumps/qk_{q,k,q_half,k_half,q_crossed,k_crossed}.npy; given DIR, writes the dumps there instead with
 DIR/manifest.json, the cases of the corpus (tests/reference/corpus.py: each case's `rope check` arguments, its exit
 code, the variant named, what identify reads on q, or on k where the mistake is k's).
@@ -108,8 +109,10 @@ def manifest():
              dict(layout="interleaved", rotary_dim=D, **default)),
         case("yarn", "q_yarn", "k_yarn", "half", 0, None, dict(layout="half", family="yarn", base=BASE), yarn),
         case("crossed", "q_crossed", "k_crossed", "half", 1, "qk-crossed", {}),
-        # q passes: the top-level diagnosis is q's (none); k's names k-with-query-heads (tests/cli/test_cmd_check_qk.cpp)
-        case("k_query_heads", "q_half", "k_query_heads", "half", 1, None, dict(layout="half"), ident_on_k=True),
+        # q passes: the top-level diagnosis is q's (none); k's names k-with-query-heads (tests/cli/test_cmd_check_qk.cpp);
+        # identify on k alone reads k's buffer walked with q's 8 heads (query_heads) and the default ladder there
+        case("k_query_heads", "q_half", "k_query_heads", "half", 1, None,
+             dict(layout="half", query_heads=HQ, **default), ident_on_k=True),
         case("applied_twice_yarn", "q_yarn_twice", "k_yarn_twice", "half", 1, "rope-applied-twice",
              dict(layout="half", family="yarn", base=BASE), yarn),
     ]}
@@ -176,6 +179,15 @@ def main():
                 k_heads[t, g] = apply(k[t, g][None, :], cos[at[t, g]], sin[at[t, g]], layout)[0]
         assert not np.array_equal(k_heads, kr)
         save("k_query_heads", k_heads)
+        try:  # two layers in one torch.save file (--before-tensor 'layers.*.q', --k-before-tensor 'layers.*.k'): layer 0
+            # right, layer 1's k walked with q's head count
+            import torch
+            t = torch.from_numpy
+            torch.save({"layers": [{"q": t(q), "k": t(k), "q_rope": t(qr), "k_rope": t(kr)},
+                                   {"q": t(q), "k": t(k), "q_rope": t(qr), "k_rope": t(np.ascontiguousarray(k_heads))}]},
+                       os.path.join(OUT, "qk_layers.pt"))
+        except ImportError:  # the committed file stays
+            pass
     # applied twice (TensorRT-LLM PR #16378) with YaRN's cos and sin: a²·R(2m).
     cos, sin, theta, a = cos_sin("yarn", "half", **YARN)
     qy, ky = apply(q, cos, sin, "half"), apply(k, cos, sin, "half")

@@ -44,15 +44,15 @@ Value check_layers_value(const CheckLayersRun& run) {
 
 void print_check_layers(std::ostream& out, const CheckLayersRun& run, const Text& t, const std::optional<int>& digits) {
   long failing = 0;
-  for (const CheckedLayer& l : run.layers) failing += l.run.passed() ? 0 : 1;
+  for (const CheckedLayer& l : run.layers) failing += l.run.all_passed() ? 0 : 1;
   out << t.tr("rope check: {0} layers of {1} ({2}) against {3} ({4}): {5} pass, {6} fail, the worst first\n",
               run.layers.size(), run.after_file, run.after_pattern, run.before_file, run.before_pattern,
               static_cast<long>(run.layers.size()) - failing, failing);
   for (const CheckedLayer& l : run.layers) {
-    const std::string verdict = l.run.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
+    const std::string verdict = l.run.all_passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
     out << "  " << pad(verdict, 6) << l.before_tensor;
     if (l.after_tensor != l.before_tensor) out << " → " << l.after_tensor;
-    out << t.tr("  max |Δ|/tolerance {0}  ({1})\n", fmt::format("{:.4g}", l.run.report.comparison.max_ratio),
+    out << t.tr("  max |Δ|/tolerance {0}  ({1})\n", fmt::format("{:.4g}", layer_ratio(l.run)),
                 layer_spec_text(l.run, t));
   }
   if (failing > 0) {

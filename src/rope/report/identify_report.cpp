@@ -207,6 +207,7 @@ Value identify_value(const IdentifyRun& run) {
   j["jumps"] = id.jumps;
   // position_ids [3, batch, seq] read as [batch, 3, seq]: the batch rows (rope check's mrope-batch-rows, found batch).
   j["mrope_batch_rows"] = run.mrope_batch_rows > 0 ? Value(run.mrope_batch_rows) : Value();
+  j["query_heads"] = run.query_heads > 0 ? Value(run.query_heads) : Value();
   // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
   // head and shift.
   Value& heads = j["head_offsets"] = Value::array();
@@ -320,6 +321,11 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   if (run.mrope_batch_rows > 0) {
     row(t.tr("dump's positions"),
         t.tr("position_ids [3, batch, seq] read as [batch, 3, seq] ({0} batch rows)", run.mrope_batch_rows));
+  }
+  if (run.query_heads > 0) {  // rope check's k-with-query-heads
+    row(t.tr("dump's positions"), t.tr("k's {0} heads walked with q's head count {1}: key (t, h) at the position of "
+                                       "index ⌊(t·{0} + h) / {1}⌋",
+                                       run.dumps.after.heads, run.query_heads));
   }
   if (!id.group_offsets.empty()) {  // "head 3 fits positions + 5000", as check names it
     const bool rows = run.dumps.after.batch > 1;

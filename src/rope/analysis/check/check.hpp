@@ -241,7 +241,15 @@ enum class VariantKind {
   QkCrossed,
   /// The same PR: k read with q's head count under GQA (found "q_heads", "k_heads").
   KWithQueryHeads,
+  /// Issue 78 item 4: sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
+  /// __sinf/__cosf under --use_fast_math (imp PR #1325): the angle taken to revolutions by fl32(1/2π), which is
+  /// fast_math_shortfall() of itself short, so every angle falls short by that share of itself. Measured where the
+  /// angles are held to float64 (found "bias": the median over pairs of the phase error's slope against m·θ_i, less
+  /// the pair's own float32 rounding of θ_i).
+  AnglesFastMath,
 };
+/// The relative shortfall of an angle taken to revolutions by a float32 1/2π: fl32(1/2π)·2π − 1 = −4.03·10⁻⁸.
+double fast_math_shortfall();
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
 /// The variant in the words of docs/check.md's table, for people: "the interleaved layout", "base 10000",
@@ -256,6 +264,9 @@ struct Variant {
   bool sequence_index = false;  ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
   /// CosSinTableBf16: cos and sin rounded to this type after the angle (angle_type float32), before they multiply.
   std::optional<DType> table_type;
+  /// AnglesFastMath: the tolerance of a float32 angle (the variant's spec under --angles float32) widened by the
+  /// fast unit's errors: the shortfall, the rounding of the angle in revolutions and the unit's absolute error.
+  bool fast_math = false;
   std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
   bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)

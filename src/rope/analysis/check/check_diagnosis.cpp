@@ -280,6 +280,85 @@ void try_measured_base(CheckReport& report, const DumpSource& source, long start
   }
 }
 
+/// The fewest pairs the fast unit's bias is measured on, and the most vectors read for it (the largest positions).
+constexpr std::size_t kFastMathPairs = 8;
+constexpr long kFastMathVectors = 512;
+
+/// Issue 78 item 4: sin and cos of float32 angles by a fast unit without range reduction (CUDA's __sinf/__cosf under
+/// --use_fast_math), where the angles are held to float64. Such a unit takes the angle to revolutions by fl32(1/2π),
+/// δ = fast_math_shortfall() = −4.03·10⁻⁸ of itself short, so its phase error is biased: every angle falls short by
+/// the same share δ of itself. A float32 product m·θ errs too, and as much (within (C2)'s float32 bound, which is why
+/// the float32 model passes both), but by rounding either way: θ_i rounded to float32 (η_i of itself, either sign) and
+/// the product's own rounding. The pattern tells them apart (docs/check.md, "angles-fast-math"):
+///   - per pair i, the slope β_i of the phase error e (the dump's turn of the pair less m·θ_i, wrapped) against φ =
+///     m·θ_i over the vectors of the largest |m| (least squares through 0: Σ e·φ / Σ φ²), less η_i, the rounding of
+///     θ_i to float32 (a kernel whose float32 θ_i is fl32(θ_i) leaves b_i = β_i − η_i exactly its unit's bias);
+///   - pairs whose slope is not measured within |δ|/8 are left out (noise per element: an angle's rounding in float32,
+///     u_f32·φ, and two units of the dump's type; the slope's spread √(Σ noise²·φ²) / Σ φ²), and at least
+///     kFastMathPairs must remain;
+///   - the bias is the median of b_i over the pairs: a kernel's float32 θ_i off fl32(θ_i) by an ulp (PyTorch's
+///     float32 power does that on up to half the pairs, in both directions) moves single pairs, not the median;
+///   - named where the bias is nearer δ than 0: |bias − δ| <= |δ|/2 (a float32 product's median is 0 within the
+///     noise, the fast unit's δ; a wrong base, offset or table gives slopes far from both), then confirmed over the
+///     whole dump under a float32 angle's tolerance widened by the unit's errors (Variant::fast_math).
+void try_fast_math(CheckReport& report, const DumpSource& source, long start,
+                   const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  if (expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward) return;
+  if (expected.angles.value_or(default_angle_model(source.dtype())) != AngleModel::Float64) return;
+  std::vector<std::pair<double, long>> by_m;  // (|m|, index), the largest first
+  for (std::size_t s = 0; s < positions.size(); ++s) {
+    if (positions[s].multi()) return;
+    by_m.emplace_back(std::abs(positions[s][0]), static_cast<long>(s));
+  }
+  std::sort(by_m.begin(), by_m.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const long groups = std::min<long>(source.groups(), 2);
+  const long count = std::min<long>(static_cast<long>(by_m.size()), kFastMathVectors / groups);
+  const int half = expected.rotary_dim() / 2;
+  const Eigen::VectorXd& theta = expected.theta();
+  const double delta = fast_math_shortfall(), u32 = epsilon(DType::F32) / 2, eps = epsilon(source.dtype());
+  std::vector<double> num(static_cast<std::size_t>(half), 0.0), den = num, noise = num;
+  for (long k = 0; k < count; ++k) {
+    const long s = by_m[static_cast<std::size_t>(k)].second;
+    const double m = positions[static_cast<std::size_t>(s)][0];
+    for (long g = 0; g < groups; ++g) {
+      const auto [x, y] = source.vector_at(start + s, g);
+      for (int i = 0; i < half; ++i) {
+        const auto [ia, ib] = pair_channels(expected, i, false);
+        const auto [oa, ob] = pair_channels(expected, i, true);
+        const std::complex<double> zx(x[static_cast<std::size_t>(ia)], x[static_cast<std::size_t>(ib)]),
+            zy(y[static_cast<std::size_t>(oa)], y[static_cast<std::size_t>(ob)]);
+        if (std::abs(zx) == 0 || std::abs(zy) == 0) continue;
+        const double phi = m * theta[i], e = std::remainder(std::arg(zy / zx) - phi, kTwoPi);
+        const double n = u32 * std::abs(phi) + 2 * eps;
+        const auto j = static_cast<std::size_t>(i);
+        num[j] += e * phi, den[j] += phi * phi, noise[j] += n * n * phi * phi;
+      }
+    }
+  }
+  std::vector<double> bias;
+  for (int i = 0; i < half; ++i) {
+    const auto j = static_cast<std::size_t>(i);
+    if (!(den[j] > 0) || !(std::sqrt(noise[j]) / den[j] <= std::abs(delta) / 8)) continue;
+    const double eta = static_cast<double>(static_cast<float>(theta[i])) / theta[i] - 1;
+    bias.push_back(num[j] / den[j] - eta);
+  }
+  if (bias.size() < kFastMathPairs) return;
+  std::sort(bias.begin(), bias.end());
+  const std::size_t mid = bias.size() / 2;
+  const double b = bias.size() % 2 ? bias[mid] : (bias[mid - 1] + bias[mid]) / 2;
+  if (!(std::abs(b - delta) <= std::abs(delta) / 2)) return;
+  Variant v = variant_of(VariantKind::AnglesFastMath, expected);
+  v.spec.angles = AngleModel::Float32;
+  v.fast_math = true;
+  v.found = {{"bias", b}};
+  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+  if (report.variants.back().second.passed()) {
+    report.diagnosis.matches = VariantKind::AnglesFastMath;
+    report.diagnosis.found = v.found;
+  }
+}
+
 /// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
 /// what it does there.
 void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
@@ -438,6 +517,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
       return report;
     }
   }
+  if (!dg.matches) try_fast_math(report, source, start, positions);
   if (!dg.matches) try_position_offset(report, source, start, positions);
   if (!dg.matches) try_head_offsets(report, source, start, positions);
   if (!dg.matches) try_measured_base(report, source, start, positions);

@@ -183,6 +183,17 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   return p;
 }
 
+/// A bound on the absolute error of CUDA's fast sine and cosine (__sinf, __cosf) of a reduced angle: the CUDA C++
+/// Programming Guide's table (Mathematical Functions, Intrinsic Functions) gives 2^-21.41 for x in [−π, π], as NVIDIA's
+/// developer forums quote it ("__device__ and __host__ qualifiers in same function"); 2^-20 here, above it with room.
+const double kFastUnitError = std::ldexp(1.0, -20);
+
+}  // namespace
+
+double fast_math_shortfall() { return static_cast<double>(static_cast<float>(1.0 / kTwoPi)) * kTwoPi - 1.0; }
+
+namespace {
+
 /// A table value v (a cos or a sin) rounded to `type`; adds to *steps one step of the type at v where v ± bound rounds
 /// elsewhere (the element then differs by at most |x_a|·step + |x_b|·step ≤ ‖x‖·Σ steps).
 double table_value(DType type, double v, double bound, double* steps) {
@@ -242,6 +253,13 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
       if (u.variant->angle_type && u.variant->angle_chain_units > 0) {  // a chain rounded step by step (check.hpp)
         angle_bound +=
             u.variant->angle_chain_units * epsilon(*u.variant->angle_type) * (std::abs(m[i]) + 1) * spec.theta()[i];
+      }
+      if (u.variant->fast_math) {
+        // AnglesFastMath: the float32 angle (this bound) falls short by |fast_math_shortfall()| of itself, its turns
+        // x = φ·fl32(1/2π) round to float32 (at most ε_f32 of φ, truncated or not), and the unit errs by
+        // kFastUnitError in cos and in sin.
+        const double angle = std::abs(m[i]) * spec.theta()[i];
+        angle_bound += (std::abs(fast_math_shortfall()) + epsilon(DType::F32)) * angle + 2 * kFastUnitError;
       }
       double c = std::cos(phi[i]), sn_i = std::sin(phi[i]), steps = 0;
       if (u.variant->table_type) {

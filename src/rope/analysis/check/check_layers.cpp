@@ -2,6 +2,7 @@
 #include "rope/analysis/check/check_layers.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
@@ -17,8 +18,16 @@ int star_count(const std::string& s) { return static_cast<int>(std::count(s.begi
 
 }  // namespace
 
+double layer_ratio(const CheckRun& run) {
+  double r = run.report.comparison.max_ratio;
+  if (run.k) r = std::max(r, run.k->report.comparison.max_ratio);
+  return r;
+}
+
+namespace {}  // namespace
+
 bool CheckLayersRun::passed() const {
-  return std::all_of(layers.begin(), layers.end(), [](const CheckedLayer& l) { return l.run.passed(); });
+  return std::all_of(layers.begin(), layers.end(), [](const CheckedLayer& l) { return l.run.all_passed(); });
 }
 
 bool names_layers(const DumpFiles& d) {
@@ -46,7 +55,23 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
       d.after == d.before ? before_file : TensorDirectory::open(d.after);
   const TensorListing& before = before_file->listing();
   const TensorListing& after = after_file->listing();
+  // q and k together (issue 78 item 2): each layer's k named by k's patterns with the same runs as its q, so k's
+  // names need q's count of '*' (--k-after-tensor defaults to --k-before-tensor's).
+  std::optional<std::pair<std::string, std::string>> key_patterns;
+  if (request.keys) {
+    const KeyDumps& k = *request.keys;
+    const std::string kb = k.before_tensor, ka = k.after_tensor.empty() ? k.before_tensor : k.after_tensor;
+    if (star_count(kb) != stars || star_count(ka) != stars) {
+      throw InvalidArgument(error_msg(
+          "{0} '{1}' and {2} '{3}': each layer's k is named by the runs of q's '*', so k's tensor names need the same "
+          "number of '*' as '{4}' ({5})",
+          option_name("k_before_tensor"), escape_for_message(kb), option_name("k_after_tensor"), escape_for_message(ka),
+          escape_for_message(out.before_pattern), stars));
+    }
+    key_patterns.emplace(kb, ka);
+  }
   std::vector<std::pair<std::string, std::string>> pairs;
+  std::vector<std::vector<std::string>> pair_runs;
   for (const TensorEntry& e : before.tensors) {
     std::vector<std::string> runs;
     if (!match_tensor_pattern(out.before_pattern, e.name, &runs)) continue;
@@ -64,23 +89,30 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
                                       escape_for_message(out.before_pattern), kMaxCheckedLayers));
     }
     pairs.emplace_back(e.name, other);
+    pair_runs.push_back(std::move(runs));
   }
   if (pairs.empty()) {
     throw InvalidArgument(error_msg("{0}: no tensor matches '{1}'", escape_for_message(d.before),
                                     escape_for_message(out.before_pattern)));
   }
-  for (const auto& [b, a] : pairs) {
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [b, a] = pairs[i];
     CheckRequest one = request;
     one.dumps.tensor.clear();
     one.dumps.before_tensor = b;
     one.dumps.after_tensor = a;
     one.dumps.before_directory = before_file;
     one.dumps.after_directory = after_file;
+    if (key_patterns) {
+      one.keys->before_tensor = fill_tensor_pattern(key_patterns->first, pair_runs[i]);
+      one.keys->after_tensor = fill_tensor_pattern(key_patterns->second, pair_runs[i]);
+    }
     out.layers.push_back({b, a, run_check(one)});
   }
+  // with k, a layer passes where q, k and the pair do (CheckRun::all_passed)
   std::stable_sort(out.layers.begin(), out.layers.end(), [](const CheckedLayer& x, const CheckedLayer& y) {
-    if (x.run.passed() != y.run.passed()) return !x.run.passed();
-    return x.run.report.comparison.max_ratio > y.run.report.comparison.max_ratio;
+    if (x.run.all_passed() != y.run.all_passed()) return !x.run.all_passed();
+    return layer_ratio(x.run) > layer_ratio(y.run);
   });
   return out;
 }

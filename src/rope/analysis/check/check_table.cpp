@@ -1402,6 +1402,18 @@ const std::vector<VariantRow> kVariantTable = {
        return msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", found_value(c)),
                   base_of(c.expected));
      }},
+    // Issue 78 item 4 (check_diagnosis.cpp try_fast_math): measured where the angles are held to float64, from the
+    // pattern of the phase error (a shortfall of the same share of every angle), then confirmed by a comparison under
+    // a float32 angle's tolerance widened by the fast unit's errors (Variant::fast_math).
+    {VariantKind::AnglesFastMath, "angles-fast-math", VariantDetection::Measured, "bias",
+     [](E) { return msg("sin and cos of float32 angles by a fast unit without range reduction"); },
+     [](S c) {
+       return msg(
+           "matches sin and cos of float32 angles by a fast unit without range reduction, as CUDA's __sinf/__cosf "
+           "under nvcc's use_fast_math: every angle falls short by {0} of itself (fl32(1/2π)'s shortfall is {1}), an "
+           "error that grows with m·θ (reduce the angle first, or use sinf/cosf without fast math)",
+           fmt::format("{:.3g}", -found_value(c)), fmt::format("{:.3g}", -fast_math_shortfall()));
+     }},
     {VariantKind::HeadsZeroed, "heads-zeroed", kInMode, "heads,head", [](E) { return msg("some heads 0"); },
      [](S c) {
        const std::vector<long> failing = failing_groups(c);

@@ -54,6 +54,59 @@ std::vector<AxisPosition> batch_rows_as_axes(const std::vector<AxisPosition>& po
   return out;
 }
 
+/// The largest ratio of query heads to key heads tried for k read with q's head count (GQA's groups: 8 in Llama 3 70B,
+/// 16 in some).
+constexpr long kMaxQueryHeadRatio = 16;
+
+/// The largest RMS angle residual (rad) of a pair that a reading of the positions may leave: a float32 angle's own
+/// error at position 131071 is 0.008 rad, the residual of a wrong reading a good part of a radian.
+constexpr double kReadingResidual = 0.05;
+
+/// rope check's k-with-query-heads (issue 78 item 2; ColossalAI PR #6429: `k_head_num = q.shape[1]`, q's token
+/// stride for k): k's buffer [T, H_k, d] walked as [T·H_k/H_q, H_q, d], so key (t, h), the flat vector t·H_k + h, is
+/// turned at the position of index ⌊(t·H_k + h) / H_q⌋. Where the positions given do not fit a dump of one batch row
+/// and several heads, each H_q = r·H_k (r = 2 … 16, at least two indices of the walk) is tried: the dump as T·H_k
+/// vectors of one head at those positions. Of the readings whose identification has its positions as read (no
+/// offset, jump, hold or head of its own) and pairs its channels, the one whose worst pair's angle residual is the
+/// least, where that is within kReadingResidual, is the reading: its H_q, else 0.
+long query_heads_reading(const LoadedDumps& dumps, Identification* id) {
+  const DumpVectors& before = dumps.before;
+  const long T = before.seq, H = before.heads;
+  if (before.batch != 1 || H < 2 || !dumps.axis_positions.empty() || static_cast<long>(dumps.positions.size()) != T)
+    return 0;
+  DumpVectors b = before, a = dumps.after;
+  for (DumpVectors* v : {&b, &a}) v->seq = T * H, v->heads = 1;
+  long best = 0;
+  double least = kReadingResidual;
+  for (long r = 2; r <= kMaxQueryHeadRatio && 2 * r <= T; ++r) {
+    const long hq = r * H;
+    std::vector<double> walked(static_cast<std::size_t>(T * H));
+    for (long f = 0; f < T * H; ++f)
+      walked[static_cast<std::size_t>(f)] = dumps.positions[static_cast<std::size_t>(f / hq)];
+    Identification read;
+    try {
+      read = identify_rope(b, a, walked);
+    } catch (const InvalidArgument&) {
+      continue;  // a reading that leaves nothing to identify (every position so read 0)
+    }
+    if (read.layout == PairLayout::None || read.position_offset != 0 || !read.jumps.empty() || read.held_from >= 0 ||
+        !read.group_offsets.empty() || read.reversed || read.angle_residual.size() == 0)
+      continue;
+    const double worst = read.angle_residual.maxCoeff();
+    if (!(worst <= least)) continue;
+    least = worst, best = hq;
+    *id = std::move(read);
+  }
+  if (best > 0) {
+    id->notes.push_back(
+        msg("the keys are turned at the positions of q's head count: k's {0} heads walked as {1} (k's buffer read as "
+            "[T·{0}/{1}, {1}, d]), key (t, h) at the position of index ⌊(t·{0} + h) / {1}⌋; identified at the "
+            "positions so read ({2} names it k-with-query-heads)",
+            H, best, "rope check " + option_name("k_before")));
+  }
+  return best;
+}
+
 IdentifyRun identify_files(const IdentifyRequest& request) {
   IdentifyRun run;
   run.before_file = request.dumps.before;
@@ -99,6 +152,12 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
       id = std::move(misread);
       run.mrope_batch_rows = rows;
     }
+  }
+  const bool whole =
+      !dumps.stream || (static_cast<long>(kept.size()) == all_seq && groups_kept == dumps.stream->groups());
+  if (whole && run.mrope_batch_rows == 0 &&
+      (id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty())) {
+    run.query_heads = query_heads_reading(dumps, &id);
   }
   if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
     for (long& j : id.jumps) j = kept[static_cast<std::size_t>(j)];  // indices of the sample → of the dump

@@ -45,12 +45,16 @@ struct IdentifyRun {
   /// M-RoPE position_ids [3, batch, seq] read by the kernel as [batch, 3, seq]: the number of batch rows (the
   /// identification is at the positions so read); 0 otherwise.
   long mrope_batch_rows = 0;
+  /// k's buffer walked with q's head count (rope check's k-with-query-heads): the query heads H_q the keys were read
+  /// with, key (t, h) of H_k heads turned at the position of index ⌊(t·H_k + h) / H_q⌋ (the identification is at the
+  /// positions so read); 0 otherwise.
+  long query_heads = 0;
 
   /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on,
   /// heads at positions of their own): a failed check's exit code.
   bool positions_differ() const {
     return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty() ||
-           mrope_batch_rows > 0;
+           mrope_batch_rows > 0 || query_heads > 0;
   }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
