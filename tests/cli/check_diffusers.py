@@ -156,6 +156,35 @@ def main():
                             f"expected {FOUND[c['name']]}")
         else:
             print(f"check     {c['name']:36} exit {code}  {named or ''}")
+    # --grad on a latent grid (issue 79 item 4): the backward of y = R·x is g_x = Rᵀ·g, the port's own apply with sin's
+    # sign flipped (Wan's apply_rotary_emb and Flux's apply_rotary_emb alike); a fused kernel that drops the gradient
+    # returns 0, output-zero.
+    rng = np.random.default_rng(79)
+    for model in ("wan", "flux"):
+        case = next(c for c in cases if c["name"] == f"{model}_f32_bshd")
+        d = os.path.join(manifest_dir, case["dir"])
+        cfg = dr.config(model)
+        lat = dr.CASES[model]["latent_shape"]
+        g = rng.standard_normal(np.load(os.path.join(d, "q.npy")).shape).astype(np.float32)
+        if model == "wan":
+            c_, s_ = dr._wan_forward(cfg, *dr.token_grid(cfg, lat))
+            gx = dr._wan_apply(g, c_, -s_)
+        else:
+            c_, s_ = dr._flux_tables(cfg, dr.positions(cfg, lat, dr.CASES[model].get("text", 0), 0))
+            gx = dr._apply_real(g, c_, -s_)
+        np.save(os.path.join(d, "grad_g.npy"), g)
+        np.save(os.path.join(d, "grad_gx.npy"), gx)
+        np.save(os.path.join(d, "grad_zero.npy"), np.zeros_like(gx))
+        base = ["check", "--grad", "--config", os.path.join(d, "config.json"), "--before", os.path.join(d, "grad_g.npy"),
+                "--axis-positions", os.path.join(d, "positions.csv"), "--json"]
+        for after, want, name in (("grad_gx.npy", 0, None), ("grad_zero.npy", 1, "output-zero")):
+            code, out, err = run(a.rope, base + ["--after", os.path.join(d, after)])
+            named = (json.loads(out).get("diagnosis") or {}).get("matches") if code in (0, 1) and out.strip() else None
+            if code != want or named != name:
+                failures.append(f"check --grad {model} {after}: exit {code} named {named}, expected {want} {name}: "
+                                f"{err.strip()[:200]}")
+            else:
+                print(f"grad      {model:8} {after:36} exit {code}  {named or ''}")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0
