@@ -155,7 +155,15 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   }
   const bool whole =
       !dumps.stream || (static_cast<long>(kept.size()) == all_seq && groups_kept == dumps.stream->groups());
-  if (whole && run.mrope_batch_rows == 0 &&
+  // An offset, jumps or a hold that explain every pair, the same for every head, are their own reading: the walks of
+  // q's head count (which turn each head at positions of its own) are tried only where heads differ or a pair is left
+  // unexplained (each walk is a whole identification: 15 of them made a plain off-by-one dump 15× dearer).
+  // Read at the given positions, such keys advance r times too slowly, each head offset from the others: their
+  // frequencies fit a linear scaling (factor r) or their heads turn at offsets of their own.
+  const bool walk_likely = !id.group_offsets.empty() || (!id.fits.empty() && id.fit.family == Family::Linear);
+  const bool offset_alone = !walk_likely || (id.layout != PairLayout::None && id.angle_residual.size() > 0 &&
+                                             id.angle_residual.maxCoeff() <= kReadingResidual);
+  if (whole && run.mrope_batch_rows == 0 && !offset_alone &&
       (id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty())) {
     run.query_heads = query_heads_reading(dumps, &id);
   }
