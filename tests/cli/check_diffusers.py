@@ -129,21 +129,7 @@ def main():
             print(f"check     {c['name']:36} not asserted: {WITHIN_TOLERANCE[c['name']]}")
             continue
         d = os.path.join(manifest_dir, c["dir"])
-        before, after = os.path.join(d, "q.npy"), os.path.join(d, "q_rope.npy")
-        if c["rope_width"] != c["d"]:  # LTX: one rotation over all heads, [batch, seq, heads·d] as its processor
-            for name in ("q", "q_rope"):
-                x = np.load(os.path.join(d, f"{name}.npy"))
-                if c["layout"] == "bhsd":
-                    x = np.swapaxes(x, 1, 2)
-                np.save(os.path.join(d, f"{name}_flat.npy"),
-                        np.ascontiguousarray(x.reshape(x.shape[0], x.shape[1], 1, -1)))
-            before, after = os.path.join(d, "q_flat.npy"), os.path.join(d, "q_rope_flat.npy")
-        args = ["check", "--config", os.path.join(d, "config.json"), "--before", before, "--after", after,
-                "--axis-positions", os.path.join(d, "positions.csv")]
-        flat = c["rope_width"] != c["d"]
-        args += ["--axes", "batch,heads,seq,d" if c["layout"] == "bhsd" and not flat else "batch,seq,heads,d"]
-        if c["dtype"] == "bf16":  # bf16 values the port stores as float32
-            args += ["--dtype", "bf16"]
+        args = ["check"] + dr.check_args(c, d)
         code, out, err = run(a.rope, args + ["--json"])
         want = 0 if c["expect"] == "pass" else 1
         named = (json.loads(out).get("diagnosis") or {}).get("matches") if code in (0, 1) and out.strip() else None

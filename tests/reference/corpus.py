@@ -211,27 +211,14 @@ def diffusers(out, rows):
     """diffusers' image and video transformers (issue 79): each port's dump as tests/cli/check_diffusers.py checks it,
     the source's computation passing and each named mistake with its row. Wan's #12538 split in bf16 is left out: its
     slow pairs stay within bf16's tolerance, so check passes the mistake (docs/check.md says so)."""
-    import numpy as np
+    sys.path.insert(0, HERE)
+    import diffusers_rope as dr
     d, m = generate("diffusers_rope.py", out)
     names = {"base-other": "base-10000"}  # HunyuanVideo's base 256 read as 10000: the base-10000 row
     for c in m["cases"]:
         if c["name"] == "mistake_wan_split_12538_d64_bf16":
             continue
-        dd = os.path.join(d, c["dir"])
-        before, after = os.path.join(dd, "q.npy"), os.path.join(dd, "q_rope.npy")
-        flat = c["rope_width"] != c["d"]
-        if flat:  # LTX: one rotation over all heads, [batch, seq, heads·d] as its processor applies it
-            for name in ("q", "q_rope"):
-                x = np.load(os.path.join(dd, f"{name}.npy"))
-                if c["layout"] == "bhsd":
-                    x = np.swapaxes(x, 1, 2)
-                np.save(os.path.join(dd, f"{name}_flat.npy"),
-                        np.ascontiguousarray(x.reshape(x.shape[0], x.shape[1], 1, -1)))
-            before, after = os.path.join(dd, "q_flat.npy"), os.path.join(dd, "q_rope_flat.npy")
-        check = ["--config", os.path.join(dd, "config.json"), "--before", before, "--after", after,
-                 "--axis-positions", os.path.join(dd, "positions.csv"),
-                 "--axes", "batch,heads,seq,d" if c["layout"] == "bhsd" and not flat else "batch,seq,heads,d"]
-        check += ["--dtype", "bf16"] if c["dtype"] == "bf16" else []
+        check = dr.check_args(c, os.path.join(d, c["dir"]))
         failing = c["expect"] != "pass"
         matches = names.get(c.get("variant"), c.get("variant")) if failing else None
         row(rows, "diffusers", c["name"], check, 1 if failing else 0, matches)

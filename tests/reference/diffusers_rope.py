@@ -636,6 +636,26 @@ def write_positions_csv(path, cfg, pos):
             f.write(",".join(_fmt(v) for v in row) + "\n")
 
 
+def check_args(case, ddir):
+    """The `rope check` arguments of one dump of write_dumps (without the command and --json), as its processor holds
+    the tensors: q and q_rope with the config and positions.csv, the dump's axis order, --dtype bf16 for bf16 values
+    stored as float32. LTX's one rotation over all heads is checked on [batch, seq, 1, heads·d]: those files are
+    written here (q_flat.npy, q_rope_flat.npy)."""
+    before, after = os.path.join(ddir, "q.npy"), os.path.join(ddir, "q_rope.npy")
+    flat = case["rope_width"] != case["d"]
+    if flat:
+        for name in ("q", "q_rope"):
+            x = np.load(os.path.join(ddir, f"{name}.npy"))
+            if case["layout"] == "bhsd":
+                x = np.swapaxes(x, 1, 2)
+            np.save(os.path.join(ddir, f"{name}_flat.npy"), np.ascontiguousarray(x.reshape(x.shape[0], x.shape[1], 1, -1)))
+        before, after = os.path.join(ddir, "q_flat.npy"), os.path.join(ddir, "q_rope_flat.npy")
+    args = ["--config", os.path.join(ddir, "config.json"), "--before", before, "--after", after,
+            "--axis-positions", os.path.join(ddir, "positions.csv"),
+            "--axes", "batch,heads,seq,d" if case["layout"] == "bhsd" and not flat else "batch,seq,heads,d"]
+    return args + (["--dtype", "bf16"] if case["dtype"] == "bf16" else [])
+
+
 def write_dumps(out):
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(79)
