@@ -18,7 +18,8 @@ std::optional<std::vector<long>> gguf_heads_per_layer(const GgufFile& f, const s
   if (!v) return std::nullopt;
   if (v->type != GgufType::Array) {
     const auto x = v->as_number();
-    if (!x || *x < 0 || *x > 1e9 || *x != static_cast<double>(static_cast<long>(*x))) {
+    // !(0 <= x <= 1e9) refuses NaN before the cast to long, whose result would be undefined (fuzz_gguf's crash-9083f81)
+    if (!x || !(*x >= 0 && *x <= 1e9) || *x != static_cast<double>(static_cast<long>(*x))) {
       throw InvalidArgument(error_msg("{0}: {1}: expected a whole number or an array of them", f.name, k));
     }
     return std::vector<long>{static_cast<long>(*x)};  // the same for every layer: one entry (block_count may be huge)
