@@ -72,15 +72,10 @@ Euler euler(double angle) {
   return e;
 }
 
-/// v (interleaved pairs) with pair i turned by angles[i], element-wise (M9).
+/// v (interleaved pairs) with pair i turned by angles[i], element-wise (M9): apply_rotary_cos_sin.
 Eigen::VectorXd turned(const Eigen::VectorXd& v, const Eigen::VectorXd& angles) {
-  Eigen::VectorXd out(v.size());
-  for (Eigen::Index i = 0; i < angles.size(); ++i) {
-    const double c = std::cos(angles[i]), sn = std::sin(angles[i]);
-    out[2 * i] = v[2 * i] * c - v[2 * i + 1] * sn;
-    out[2 * i + 1] = v[2 * i] * sn + v[2 * i + 1] * c;
-  }
-  return out;
+  return apply_rotary_cos_sin<double>(v, angles.array().cos().matrix(), angles.array().sin().matrix(),
+                                      Layout::Interleaved);
 }
 
 /// Step 8's patch in column `column` of frame kPatchFrame, row kPatchRow.
