@@ -15,6 +15,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -144,6 +145,24 @@ def main():
         theirs = np.load(os.path.join(tmp, "decay.npy"))
         rel = float(np.max(np.abs(ours - theirs) / np.abs(theirs)))
         r.check("decay 100k: rope decay CSV = NumPy", rel <= 1e-9, f"max rel diff {rel:.2g} (<= 1e-9)")
+        # The same as users run it (issue 78 item 5): `rope decay --csv FILE`, the whole process (arguments, the
+        # curve, the CSV written to a file and put in place with its fsync, the text table), against the NumPy peer
+        # computing the curve and printing the same CSV to a file (numpy_peers.py --decay-csv), alternated so that
+        # both see the same load; medians of wall time, the target's, and of CPU time beside it.
+        decay_cmd = [rope, "decay", "--base", "500000", "--dim", "128", "--max-distance", "1000000", "--points",
+                     "100000", "--csv", csv]
+        peer_cmd = [PY, os.path.join(HERE, "peers", "numpy_peers.py"), "--decay-csv", os.path.join(tmp, "peer.csv")]
+        runs = {"rope": [], "numpy": []}
+        for _ in range(7 if a.quick else 15):
+            runs["rope"].append(timed(decay_cmd, 1))
+            runs["numpy"].append(timed(peer_cmd, 1))
+        med = {k: (statistics.median(t for t, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
+        ratio = med["numpy"][0] / med["rope"][0]
+        r.target("rope decay --points 100000 --csv FILE as users run it: NumPy writing the CSV / rope, whole "
+                 "processes (median wall)", ratio, ">= 20", ratio >= 20)
+        r.info("the same, median CPU time (user + sys; rope on 2 threads, NumPy on 1)", med["numpy"][1] / med["rope"][1])
+        r.notes.append(f"rope decay --csv, whole process: {med['rope'][0] * 1e3:.1f} ms wall, "
+                       f"{med['rope'][1] * 1e3:.1f} ms CPU; NumPy {med['numpy'][0] * 1e3:.0f} ms wall (medians)")
 
         # apply: bandwidth ratios.
         stream_in = apply["BM_StreamInplace/real_time"]["bytes_per_second"]

@@ -170,11 +170,19 @@ void drop_temp(StagedOutputs::Staged& s) {
 // -------------------------------------------------------------------------------------------------
 
 void OutputFile::write(std::string_view content) {
-  buffer_.append(content.data(), content.size());
-  if (buffer_.size() >= (1u << 16)) flush();
+  if (buffer_.size() + content.size() < (1u << 16)) {
+    buffer_.append(content.data(), content.size());
+    return;
+  }
+  // A full buffer, or a large piece (a CSV's 64 KiB chunks, its second half at once): written as it is, after what
+  // is buffered, never copied into the buffer first.
+  flush();
+  const int err = write_all(owner_->staged_[index_]->content_fd(), content.data(), content.size());
+  if (err != 0) owner_->fail(index_, err);
 }
 
 void OutputFile::flush() {
+  if (buffer_.empty()) return;
   const int fd = owner_->staged_[index_]->content_fd();
   const int err = write_all(fd, buffer_.data(), buffer_.size());
   buffer_.clear();

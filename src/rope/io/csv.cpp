@@ -1,14 +1,19 @@
 #include "rope/io/csv.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <exception>
-#include <iterator>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "rope/core/error.hpp"
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+#include "rope/core/workers.hpp"
+#endif
 
 namespace rope {
 
@@ -24,35 +29,39 @@ std::string with_digits(double x, int digits) {
 
 namespace {
 
-void check_table(const Table& table) {
-  if (table.header.size() != table.columns.size()) {
-    throw InvalidArgument(
-        error_msg("table has {0} header names for {1} columns", table.header.size(), table.columns.size()));
+/// The table's columns in order (its own, then its views), checked against its header and for one length.
+std::vector<const Eigen::VectorXd*> checked_columns(const Table& table) {
+  std::vector<const Eigen::VectorXd*> columns;
+  for (const Eigen::VectorXd& column : table.columns) columns.push_back(&column);
+  columns.insert(columns.end(), table.views.begin(), table.views.end());
+  if (table.header.size() != columns.size()) {
+    throw InvalidArgument(error_msg("table has {0} header names for {1} columns", table.header.size(), columns.size()));
   }
-  const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
-  for (const auto& column : table.columns) {
-    if (column.size() != rows) {
-      throw InvalidArgument(error_msg("table columns differ in length ({0} and {1})", rows, column.size()));
+  const Eigen::Index rows = columns.empty() ? 0 : columns.front()->size();
+  for (const Eigen::VectorXd* column : columns) {
+    if (column->size() != rows) {
+      throw InvalidArgument(error_msg("table columns differ in length ({0} and {1})", rows, column->size()));
     }
   }
+  return columns;
 }
-
-}  // namespace
-
-namespace {
 
 /// Rows [from, to) of the table appended to `out`, each number as format_number writes it (in place: no string per
 /// number, a 100 000-row CSV is 200 000 of them); `flush` is called whenever `out` passes 64 KiB.
 template <class Flush>
-void append_rows(const Table& table, Eigen::Index from, Eigen::Index to, std::string& out, const Flush& flush) {
+void append_rows(const std::vector<const Eigen::VectorXd*>& columns, Eigen::Index from, Eigen::Index to,
+                 std::string& out, const Flush& flush) {
   for (Eigen::Index r = from; r < to; ++r) {
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
       if (c > 0) out += ',';
-      const double x = table.columns[c][r];
+      const double x = (*columns[c])[r];
       if (x == 0.0) {
         out += '0';
       } else {
-        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), x);
+        // into a buffer of its own, then appended: fmt's writer for a string's back_inserter grows the string by
+        // resizing it (a memset per number), a third of the formatting's time
+        char buffer[32];  // the longest shortest form of a double, -2.2250738585072014e-308, is 24
+        out.append(buffer, fmt::format_to(buffer, FMT_COMPILE("{}"), x));
       }
     }
     out += '\n';
@@ -60,54 +69,119 @@ void append_rows(const Table& table, Eigen::Index from, Eigen::Index to, std::st
   }
 }
 
-/// From this many rows a second thread formats the table's second half while the first is formatted and written:
-/// formatting is most of a long CSV's time (`rope decay --points 100000 --csv`: a third of the process), and the
-/// second half's text (about 20 bytes a number, the table itself 8) is held until the first half is written.
-constexpr Eigen::Index kParallelRows = 1 << 14;
+/// Rows a piece of the text holds when several threads format it (about 160 KB for two columns), and how many
+/// pieces may be formatted ahead of the one being written: the text held at once is bounded (about 2.6 MB for two
+/// columns) whatever the table's length (rope decay with 10^7 points).
+constexpr Eigen::Index kPieceRows = 4096;
+constexpr long kPiecesAhead = 16;
+
+/// The table's rows formatted in pieces of kPieceRows by `threads` threads, the calling thread among them, and
+/// written in order by the calling thread alone (`write` need not be thread-safe): formatting is most of a long CSV's
+/// time (`rope decay --points 100000 --csv`: a third of the process), and a thread that writes formats less.
+void write_pieces(const std::vector<const Eigen::VectorXd*>& columns, Eigen::Index rows, int threads,
+                  const std::function<void(std::string_view)>& write) {
+  const long pieces = static_cast<long>((rows + kPieceRows - 1) / kPieceRows);
+  std::vector<std::string> text(static_cast<std::size_t>(pieces));
+  std::vector<char> done(static_cast<std::size_t>(pieces), 0);
+  std::mutex m;
+  std::condition_variable changed;
+  long claimed = 0, written = 0;
+  bool stop = false;
+  std::exception_ptr failed;
+  const auto format = [&](long p) {  // outside the lock
+    std::string& out = text[static_cast<std::size_t>(p)];
+    const Eigen::Index from = p * kPieceRows, to = std::min(rows, from + kPieceRows);
+    out.reserve(static_cast<std::size_t>(to - from) * (columns.size() * 25 + 1));
+    append_rows(columns, from, to, out, [](std::string&) {});
+  };
+  const auto claimable = [&] { return claimed < pieces && claimed < written + kPiecesAhead; };
+  const auto helper = [&] {
+    std::unique_lock<std::mutex> lock(m);
+    while (true) {
+      changed.wait(lock, [&] { return stop || claimable() || claimed >= pieces; });
+      if (stop || claimed >= pieces) return;
+      const long p = claimed++;
+      lock.unlock();
+      try {
+        format(p);
+      } catch (...) {
+        lock.lock();
+        if (!failed) failed = std::current_exception();
+        stop = true;
+        changed.notify_all();
+        return;
+      }
+      lock.lock();
+      done[static_cast<std::size_t>(p)] = 1;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(helper);
+    } catch (const std::system_error&) {  // no thread to be had: the calling thread formats the rest
+      break;
+    }
+  }
+  const auto finish = [&] {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      stop = true;
+    }
+    changed.notify_all();
+    for (std::thread& t : pool) t.join();
+  };
+  try {
+    std::unique_lock<std::mutex> lock(m);
+    while (written < pieces && !failed) {
+      if (done[static_cast<std::size_t>(written)]) {  // the next piece in order: written, then freed
+        std::string piece = std::move(text[static_cast<std::size_t>(written)]);
+        lock.unlock();
+        write(piece);
+        lock.lock();
+        ++written;
+        changed.notify_all();
+      } else if (claimable()) {
+        const long p = claimed++;
+        lock.unlock();
+        format(p);
+        lock.lock();
+        done[static_cast<std::size_t>(p)] = 1;
+      } else {
+        changed.wait(lock);
+      }
+    }
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  if (failed) std::rethrow_exception(failed);
+}
 
 }  // namespace
 
 void write_csv(const Table& table, const std::function<void(std::string_view)>& write) {
-  check_table(table);
-  const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
+  const std::vector<const Eigen::VectorXd*> columns = checked_columns(table);
+  const Eigen::Index rows = columns.empty() ? 0 : columns.front()->size();
   std::string out = fmt::format("{}\n", fmt::join(table.header, ","));
-  out.reserve((1u << 16) + 256);
-  const auto flush = [&](std::string& chunk) {
-    write(chunk);
-    chunk.clear();
-  };
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  const bool one_thread = true;  // the live page's WebAssembly has no threads
+  const int threads = 1;  // the live page's WebAssembly has no threads
 #else
-  const bool one_thread = rows < kParallelRows;
+  const int threads = rows > kPieceRows ? worker_count(static_cast<long>((rows + kPieceRows - 1) / kPieceRows)) : 1;
 #endif
-  if (one_thread) {
-    append_rows(table, 0, rows, out, flush);
+  if (threads == 1) {
+    out.reserve((1u << 16) + 256);
+    append_rows(columns, 0, rows, out, [&](std::string& chunk) {
+      write(chunk);
+      chunk.clear();
+    });
     write(out);
     return;
   }
-  const Eigen::Index half = rows / 2;
-  std::string tail;
-  std::exception_ptr failed;
-  std::thread second([&] {
-    try {
-      // about 20 bytes a number and its comma: the text grows without copying itself
-      tail.reserve(static_cast<std::size_t>(rows - half) * (table.columns.size() * 20 + 1));
-      append_rows(table, half, rows, tail, [](std::string&) {});
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    append_rows(table, 0, half, out, flush);
-    write(out);
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
-  if (failed) std::rethrow_exception(failed);
-  write(tail);
+  write(out);
+  write_pieces(columns, rows, threads, write);
 }
 
 std::string to_csv(const Table& table) {

@@ -19,10 +19,13 @@ std::string format_number(double x);
 /// The number policy of the reports (apps/rope/report/digits.hpp).
 std::string with_digits(double x, int digits);
 
-/// A table of named numeric columns of equal length.
+/// A table of named numeric columns of equal length: the ones it holds, then the ones it only points to.
 struct Table {
   std::vector<std::string> header;
   std::vector<Eigen::VectorXd> columns;
+  /// Columns read where they are, after `columns`: a run's own vectors, which outlive the table made of them (rope
+  /// decay's 100 000-point curves, 800 KB each, are not copied to be written).
+  std::vector<const Eigen::VectorXd*> views = {};
 };
 
 /// The header line, then one line per row. @throws InvalidArgument if the columns differ in length

@@ -114,16 +114,16 @@ Value decay_value(const DecayRun& run) {
 }
 
 Table decay_table(const DecayRun& run) {
-  Table table{{"distance"}, {run.distances}};
+  Table table{{"distance"}, {}, {&run.distances}};  // the run's own vectors, not copies
   for (std::size_t b = 0; b < run.sets.size(); ++b) {
     if (run.request.kind == DecayKind::Random) {
       table.header.push_back(run.sets[b].column + "_mean");
-      table.columns.push_back(run.curves.value[b]);
+      table.views.push_back(&run.curves.value[b]);
       table.header.push_back(run.sets[b].column + "_sd");
-      table.columns.push_back(run.curves.stddev[b]);
+      table.views.push_back(&run.curves.stddev[b]);
     } else {
       table.header.push_back(run.sets[b].column);
-      table.columns.push_back(run.curves.value[b]);
+      table.views.push_back(&run.curves.value[b]);
     }
   }
   return table;

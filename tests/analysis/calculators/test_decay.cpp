@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <limits>
+#include <omp.h>
+#include <vector>
 
 #include "support/reference_data.hpp"
 #include "rope/core/error.hpp"
@@ -276,6 +278,35 @@ TEST(Decay, LinspaceRecurrenceEdgeCases) {
   EXPECT_EQ(decay_anchor(1000), 32);
   EXPECT_EQ(decay_anchor(100000), kDecayAnchor);
 }
+
+
+// Above 2^21 terms the anchors are shared by threads taking blocks of 8 from a counter (decay.cpp): each anchor's
+// values are computed alone, so the curve is the same bit for bit whichever thread swept it and however many there
+// are (1, 2 and 5: more than this machine's cores); 65 537 points has its last point on an anchor (65 536 = 256·256),
+// which linspace puts exactly at `stop`.
+class DecayThreads : public ::testing::TestWithParam<long> {};
+
+TEST_P(DecayThreads, TheCurveIsTheSameWhicheverThreadSweepsIt) {
+  const long points = GetParam();
+  const Eigen::VectorXd theta = frequencies(128, 5e5);
+  const int previous = omp_get_max_threads();
+  std::vector<Eigen::VectorXd> curves;
+  for (const int threads : {1, 2, 5}) {
+    omp_set_num_threads(threads);
+    curves.push_back(decay_bound_linspace(theta, 1e6, points));
+    curves.push_back(ones_score_linspace(theta, 1e6, points));
+  }
+  omp_set_num_threads(previous);
+  for (std::size_t k = 2; k < curves.size(); ++k) EXPECT_EQ(curves[k], curves[k % 2]) << k;
+  const Eigen::VectorXd x = linspace(1e6, points);
+  for (const Eigen::Index k : {Eigen::Index{0}, Eigen::Index{256}, Eigen::Index{points / 2}, Eigen::Index{points - 2},
+                               Eigen::Index{points - 1}}) {
+    EXPECT_NEAR(curves[0][k], decay_bound(theta, x[k]), 1e-9 * decay_bound(theta, x[k])) << k;
+    EXPECT_NEAR(curves[1][k], ones_score(theta, x[k]), 1e-6) << k;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Points, DecayThreads, ::testing::Values(65537L, 100000L));
 
 }  // namespace
 }  // namespace rope

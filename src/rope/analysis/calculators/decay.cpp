@@ -1,6 +1,7 @@
 #include "rope/analysis/calculators/decay.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 #include <fmt/format.h>
@@ -8,6 +9,9 @@
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
 #include "rope/core/simd.hpp"
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+#include "rope/core/workers.hpp"
+#endif
 
 namespace rope {
 
@@ -34,12 +38,24 @@ Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd&
 
 namespace {
 
+void check_linspace(double stop, long points) {
+  if (points < 1) {
+    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "number of points", 1, points));
+  }
+  if (!std::isfinite(stop) || stop < 0.0) {
+    throw InvalidArgument(error_msg("maximum distance must be a finite number >= 0 (got {0})", stop));
+  }
+}
+
 constexpr int kLanes = 8;  // distances per vectorized sweep over the pairs
-/// Terms below which one thread sweeps alone (2^24, ~12 ms of one core): `rope decay` at 100 000 points × 64 pairs
-/// (6.4·10^6 terms, ~5 ms) spent more CPU in OpenMP's barrier (a finished thread spinning while the other, on a
-/// loaded machine, waits its turn) than the second thread saved (issue 78 item 5: 41 ms of CPU with two threads,
-/// 29 ms with one, the whole process writing its CSV).
-constexpr double kParallelWork = 1 << 24;
+/// Terms below which one thread sweeps alone (2^21, about 1.5 ms of one core). Above it the anchors are shared by
+/// plain threads taking blocks from a counter (core/workers.hpp), not an OpenMP team: `rope decay` at 100 000 points
+/// × 64 pairs (6.4·10^6 terms, ~5 ms) spent more CPU in OpenMP's barrier (a finished thread spinning while the other,
+/// on a loaded machine, waits its turn) than the second thread saved (issue 78 item 5: 41 ms of CPU with two OpenMP
+/// threads, 29 ms with one); a joined thread does not spin.
+constexpr double kParallelWork = 1 << 21;
+/// Anchors a worker takes at a time.
+constexpr long kAnchorBlock = 8;
 
 /// f at the kLanes distances whose terms are A_i·B_{b+l,i}, l = 0 … kLanes−1 (decay_bound_linspace):
 /// B is stored transposed, bt[i·K + b], so the lanes are contiguous.
@@ -76,14 +92,14 @@ namespace {
 /// `direct` gives the value at one distance (the last point is computed directly, exactly at `stop`).
 template <typename Lanes, typename Direct>
 Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long points, Lanes lanes, Direct direct) {
-  const Eigen::VectorXd x = linspace(stop, points);  // validates; the exact distances
+  check_linspace(stop, points);
   Eigen::VectorXd out(points);
   if (points < 2) {
-    for (long k = 0; k < points; ++k) out[k] = direct(x[k]);
+    out[0] = direct(0.0);  // linspace(stop, 1) is {0}
     return out;
   }
   const int half = static_cast<int>(theta.size());
-  const double step = stop / static_cast<double>(points - 1);
+  const double step = stop / static_cast<double>(points - 1);  // linspace's k-th distance is k·step, the last stop
   const long K = decay_anchor(points);
   std::vector<double> bt_cos(half * K), bt_sin(half * K);
   for (int i = 0; i < half; ++i) {
@@ -94,11 +110,9 @@ Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long p
     }
   }
   const long anchors = (points + K - 1) / K;
-  // Threads only for enough work (kParallelWork).
-#pragma omp parallel for schedule(static) if (static_cast <double>(points) * half >= kParallelWork)
-  for (long a = 0; a < anchors; ++a) {
+  const auto sweep = [&](long a) {
     std::vector<double> a_cos(half), a_sin(half);
-    const double m = x[a * K];  // k·Δ as linspace computes it
+    const double m = a * K == points - 1 ? stop : static_cast<double>(a * K) * step;  // linspace(stop, points)[a·K]
     for (int i = 0; i < half; ++i) {
       a_cos[i] = std::cos(m * theta[i]);
       a_sin[i] = std::sin(m * theta[i]);
@@ -110,8 +124,20 @@ Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long p
       lanes(a_cos.data(), a_sin.data(), bt_cos.data(), bt_sin.data(), half, K, k - first, values);
       for (long l = 0; l < kLanes && k + l < last; ++l) out[k + l] = values[l];
     }
-  }
-  out[points - 1] = direct(x[points - 1]);  // exactly at `stop`
+  };
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  for (long a = 0; a < anchors; ++a) sweep(a);  // the live page's WebAssembly has no threads
+#else
+  // Threads only for enough work (kParallelWork); each anchor's values are the same whichever thread sweeps it.
+  const long blocks = (anchors + kAnchorBlock - 1) / kAnchorBlock;
+  std::atomic<long> next{0};
+  run_workers(static_cast<double>(points) * half >= kParallelWork ? worker_count(blocks) : 1, [&](int) {
+    for (long b = next++; b < blocks; b = next++) {
+      for (long a = b * kAnchorBlock; a < std::min(anchors, (b + 1) * kAnchorBlock); ++a) sweep(a);
+    }
+  });
+#endif
+  out[points - 1] = direct(stop);  // exactly at `stop`, as linspace's last distance
   return out;
 }
 
@@ -232,12 +258,7 @@ Eigen::VectorXd logspace(double stop, long points) {
 }
 
 Eigen::VectorXd linspace(double stop, long points) {
-  if (points < 1) {
-    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "number of points", 1, points));
-  }
-  if (!std::isfinite(stop) || stop < 0.0) {
-    throw InvalidArgument(error_msg("maximum distance must be a finite number >= 0 (got {0})", stop));
-  }
+  check_linspace(stop, points);
   Eigen::VectorXd x(points);
   if (points == 1) {
     x[0] = 0.0;

@@ -60,7 +60,15 @@ std::vector<DecaySet> frequency_sets(const DecayRequest& opt, std::vector<Messag
 /// and the all-ones score then compute by the recurrence of decay_bound_linspace (no cos/sin per term).
 DecayCurves compute(const DecayRequest& opt, const std::vector<DecaySet>& sets, const Eigen::VectorXd& true_distances,
                     bool grid = false) {
-  const Eigen::VectorXd distances = seen_distances(opt, true_distances);
+  // ReRoPE's distances, or the true ones themselves (not a copy: a 100 000-point grid is 800 KB)
+  const Eigen::VectorXd rerope_seen = opt.rerope_window ? seen_distances(opt, true_distances) : Eigen::VectorXd();
+  const Eigen::VectorXd& distances = opt.rerope_window ? rerope_seen : true_distances;
+  // w·f/scale element by element, in place: the values of `w * f / scale` without a second vector
+  const auto weighted = [](Eigen::VectorXd f, double w, double scale) {
+    f *= w;
+    f /= scale;
+    return f;
+  };
   DecayCurves c;
   for (const DecaySet& set : sets) {
     const Eigen::VectorXd& theta = set.theta;
@@ -69,19 +77,17 @@ DecayCurves compute(const DecayRequest& opt, const std::vector<DecaySet>& sets, 
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
-        c.value.push_back(
-            w *
-            (even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
-            scale);
+        c.value.push_back(weighted(
+            even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances), w,
+            scale));
         break;
       }
       case DecayKind::Ones: {
         const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // as for the bound
-        c.value.push_back(
-            w *
-            (even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
-            scale);
+        c.value.push_back(weighted(
+            even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances), w,
+            scale));
         break;
       }
       case DecayKind::Random: {
