@@ -279,7 +279,6 @@ TEST(Decay, LinspaceRecurrenceEdgeCases) {
   EXPECT_EQ(decay_anchor(100000), kDecayAnchor);
 }
 
-
 // Above 2^21 terms the anchors are shared by threads taking blocks of 8 from a counter (decay.cpp): each anchor's
 // values are computed alone, so the curve is the same bit for bit whichever thread swept it and however many there
 // are (1, 2 and 5: more than this machine's cores); 65 537 points has its last point on an anchor (65 536 = 256·256),

@@ -13,6 +13,7 @@
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/check_screen.hpp"
 #include "rope/core/constants.hpp"
 #include "support/expectation.hpp"
 
@@ -196,6 +197,48 @@ INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
                                            FusedNormsCase{"interleaved_shifted_and_scaled", false, -1, 1.05, false},
                                            FusedNormsCase{"half_one_nan", true, 0, 1, true}),
                          [](const ::testing::TestParamInfo<FusedNormsCase>& info) {
+                           return std::string(info.param.name);
+                         });
+
+/// count_screen_norms (the count path of a failing vector) on one float64 vector of two pairs, pair 0 at angle 0 with
+/// x = (3, 4), its first element's error Δ set per row (q = Δ²/25), pair 1 exact: an element within kScreenMargin of
+/// its tolerance (q = 1, or 1 ± 10^−12) or not a number leaves the verdict to the exact loop (bit 1 clear); beyond it
+/// the failures are counted.
+struct CountScreenCase {
+  const char* name;
+  double delta;
+  bool certain;
+  int fails;
+};
+
+class CheckScreenCount : public ::testing::TestWithParam<CountScreenCase> {};
+
+TEST_P(CheckScreenCount, AnElementAtItsToleranceGoesToTheExactLoop) {
+  const CountScreenCase& c = GetParam();
+  const double x[4] = {3, 1, 4, 0};  // pairs (x[0], x[2]) and (x[1], x[3])
+  const double y[4] = {3 + c.delta, 1, 4, 0};
+  const double cs[2] = {1, 1}, sn[2] = {0, 0}, kt2[2] = {1, 1}, w2[2] = {1, 1};
+  double q[4] = {}, cq[4] = {}, sy[2] = {}, sx[2] = {};
+  int fails = -1;
+  const int bits = count_screen_norms(ScreenPairs{BlockElement::F64, false, 2, 1.0}, cs, sn, kt2,
+                                      NormBounds{w2, 0.0, 1e300}, x, y, q, cq, sy, sx, &fails);
+  EXPECT_EQ((bits & 1) != 0, c.certain);
+  if (c.certain) {
+    EXPECT_EQ(fails, c.fails);
+  }
+  EXPECT_EQ(q[1], 0.0);
+  EXPECT_EQ(sx[0], 25.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Errors, CheckScreenCount,
+                         ::testing::Values(CountScreenCase{"passes", 1.0, true, 0},
+                                           CountScreenCase{"fails", 10.0, true, 1},
+                                           CountScreenCase{"fails_by_1e_6", 5.0 * (1 + 1e-6), true, 1},
+                                           CountScreenCase{"at_its_tolerance", 5.0, false, 0},
+                                           CountScreenCase{"above_by_1e_12", 5.0 * (1 + 1e-12), false, 0},
+                                           CountScreenCase{"below_by_1e_12", 5.0 * (1 - 1e-12), false, 0},
+                                           CountScreenCase{"not_a_number", std::nan(""), false, 0}),
+                         [](const ::testing::TestParamInfo<CountScreenCase>& info) {
                            return std::string(info.param.name);
                          });
 

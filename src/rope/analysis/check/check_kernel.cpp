@@ -488,22 +488,23 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     double* q = &w.q[static_cast<std::size_t>(g) * dd];
     bool screened = false;
     if (norms && norms->passed && t.counting) {
-      // A failing dump's vectors after the thread's first failure: (C1) counted and (N1) summed in one loop over the
-      // vector as stored (count_vector_norms: compare_vector's numbers, bit for bit); the exact path where it cannot.
-      w.pair_max.assign(h, 0.0);
-      bool norms_ok = true;
-      const int fails = count_vector_norms(sp, k, tb.cs, tb.sn, tb.term, norms->bounds, x, y, t.channel.data() + u.off,
-                                           w.pair_max.data(), sums, sums + h, &norms_ok);
-      norms->passed = norms_ok;
-      dirty = true;
-      if (fails >= 0) {
+      // A failing dump's vectors after the thread's first failure: (C1) counted from the screen's q where every
+      // element's verdict is certain from it, and (N1) summed, in one loop over the vector as stored
+      // (count_screen_norms); its q then stands for its ratios as a screened vector's does (the maxima below). The
+      // exact path for a vector with an element near its tolerance.
+      int fails = 0;
+      const int both =
+          count_screen_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(), sums, sums + h, &fails);
+      norms->passed = (both & 2) != 0;
+      if ((both & 1) != 0) {
+        w.screened[static_cast<std::size_t>(g)] = 1;
         t.failing += fails;
         t.group_failing[static_cast<std::size_t>(g)] += fails;
         t.total += u.d;
-        for (const double m : w.pair_max) pmax = std::max(pmax, m);
         t.counting = fails > 0;
         continue;
       }
+      dirty = true;
       const long failing = t.failing;
       exact_vector(g);
       t.counting = t.first_seq >= 0 && t.failing > failing;

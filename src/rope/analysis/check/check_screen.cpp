@@ -217,66 +217,62 @@ ROPE_CLONES int both_inter_bf16(int h, double a, const double* cs, const double*
   return screen_and_norms<2>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
 }
 
-/// pair_ratios and add_norms in one loop over a vector as stored (count_vector_norms): the counting path of a failing
-/// dump loads each element once, with neither a widened copy nor a second loop for the norms; the same operations on
-/// the same values (a bfloat16 or float32 loaded is its widened double), so that counts, ratios and squares are theirs
-/// bit for bit. Returns pair_ratios's count or −1; *norms_ok add_norms's verdict.
+/// screen_and_norms counting (count_screen_norms): the same q, cq and squares, bit for bit, and the elements whose q
+/// lies above 1 + kScreenMargin counted as failing. Bit 1 when every element's verdict is certain from q (below
+/// 1 − kScreenMargin or above 1 + kScreenMargin, q < 10^300, the norm in [10^−200, 10^200]): its (C1) count is then
+/// the exact loop's, since |q / r² − 1| < 2^−48; bit 2 as screen_and_norms's.
 template <int Step, class E>
-inline int count_and_norms(int half, double k, double a, const double* cs, const double* sn, const double* term,
-                           const NormBounds& b, const E* __restrict x, const E* __restrict y, double* __restrict ch,
-                           double* __restrict pm, double* __restrict sy, double* __restrict sx, int* norms_bad) {
+inline int count_screen_and_norms(int half, double a, const double* cs, const double* sn, const double* kt2,
+                                  const NormBounds& b, const E* __restrict x, const E* __restrict y,
+                                  double* __restrict q, double* __restrict cq, double* __restrict sy,
+                                  double* __restrict sx, int* fails) {
   const int other = Step == 1 ? half : 1;
   const double* __restrict w2 = b.w2;
   const double lo = b.lo, hi = b.hi;
-  int bad = 0, fails = 0, bad_norm = 0, raise = 0;
-  for (int i = 0; i < half; ++i) {
+  int bad = 0, bad_norm = 0;
+  for (int i = 0; i < half; ++i) {  // screen_and_norms's loop, the norms of x alone checked
     const long ia = static_cast<long>(Step) * i, ib = ia + other;
     const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
     const double n2 = x1 * x1 + x2 * x2;
-    const double tol = k * std::sqrt(n2) * term[i];
-    const double da = std::abs(y1 - a * (x1 * cs[i] - x2 * sn[i]));
-    const double db = std::abs(y2 - a * (x1 * sn[i] + x2 * cs[i]));
-    fails += static_cast<int>(!(da <= tol)) + static_cast<int>(!(db <= tol));
-    const double t = std::max(tol, std::numeric_limits<double>::min());
-    // max(da/t, db/t) with one division: a rounded division is monotone, so this is pair_ratios's larger ratio, bit
-    // for bit. A channel's maximum can rise only where it reaches the smaller of the pair's two maxima (`raise`).
-    const double rm = std::min(std::max(da, db) / t, 1e300);
-    bad |= static_cast<int>(!(n2 < 1e300)) | (static_cast<int>(n2 <= 1e-300) & static_cast<int>(n2 != 0)) |
-           static_cast<int>(!(tol < 1e300)) | static_cast<int>(!(rm < 1e300)) | static_cast<int>(!(da < 1e300)) |
-           static_cast<int>(!(db < 1e300));
-    raise |= static_cast<int>(rm > std::min(ch[ia], ch[ib]));
-    pm[i] = std::max(pm[i], rm);
+    const double da = y1 - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = y2 - a * (x1 * sn[i] + x2 * cs[i]);
+    const double inv = 1.0 / (n2 * kt2[i]);
+    const double qa = da * da * inv, qb = db * db * inv;
+    bad |= static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    q[ia] = qa, q[ib] = qb;
+    cq[ia] = std::max(cq[ia], qa);
+    cq[ib] = std::max(cq[ib], qb);
     const double nx2 = w2[i] * n2, ny2 = y1 * y1 + y2 * y2;
     bad_norm |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
                 static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
     sy[i] += ny2, sx[i] += nx2;
   }
-  *norms_bad = bad_norm;
-  if (bad != 0) return -1;
-  for (int i = 0; i < half && raise != 0; ++i) {  // rare after a vector or two: each channel's ratio, as pair_ratios
-    const long ia = static_cast<long>(Step) * i, ib = ia + other;
-    const double x1 = load(x, ia), x2 = load(x, ib);
-    const double tol = k * std::sqrt(x1 * x1 + x2 * x2) * term[i];
-    const double t = std::max(tol, std::numeric_limits<double>::min());
-    ch[ia] = std::max(ch[ia], std::min(std::abs(load(y, ia) - a * (x1 * cs[i] - x2 * sn[i])) / t, 1e300));
-    ch[ib] = std::max(ch[ib], std::min(std::abs(load(y, ib) - a * (x1 * sn[i] + x2 * cs[i])) / t, 1e300));
+  // The verdicts from q, in a loop of their own over the vector's q (in cache): failing above 1 + kScreenMargin,
+  // passing below 1 − kScreenMargin, uncertain between (or NaN, or not below 10^300). The margin is the screen's for
+  // the maxima, 2^18 times q's own error: a vector is uncertain only with an element within 10^−9 of its tolerance.
+  int failing = 0;
+  for (int c = 0; c < 2 * half; ++c) {
+    const double v = q[c];
+    const int f = static_cast<int>(v > 1 + kScreenMargin);
+    failing += f;
+    bad |= (static_cast<int>(!(v < 1 - kScreenMargin)) & (f ^ 1)) | static_cast<int>(!(v < 1e300));
   }
-  return fails;
+  *fails = failing;
+  return (bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
 }
 
-#define ROPE_COUNT_NORMS(name, step, E)                                                                             \
-  ROPE_CLONES int name(int h, double k, double a, const double* cs, const double* sn, const double* term,           \
-                       const NormBounds& b, const E* x, const E* y, double* ch, double* pm, double* sy, double* sx, \
-                       int* bad) {                                                                                  \
-    return count_and_norms<step>(h, k, a, cs, sn, term, b, x, y, ch, pm, sy, sx, bad);                              \
+#define ROPE_COUNT_SCREEN(name, step, E)                                                                            \
+  ROPE_CLONES int name(int h, double a, const double* cs, const double* sn, const double* kt2, const NormBounds& b, \
+                       const E* x, const E* y, double* q, double* cq, double* sy, double* sx, int* fails) {         \
+    return count_screen_and_norms<step>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx, fails);                          \
   }
-ROPE_COUNT_NORMS(count_half_f64, 1, double)
-ROPE_COUNT_NORMS(count_half_f32, 1, float)
-ROPE_COUNT_NORMS(count_half_bf16, 1, std::uint16_t)
-ROPE_COUNT_NORMS(count_inter_f64, 2, double)
-ROPE_COUNT_NORMS(count_inter_f32, 2, float)
-ROPE_COUNT_NORMS(count_inter_bf16, 2, std::uint16_t)
-#undef ROPE_COUNT_NORMS
+ROPE_COUNT_SCREEN(count_half_f64, 1, double)
+ROPE_COUNT_SCREEN(count_half_f32, 1, float)
+ROPE_COUNT_SCREEN(count_half_bf16, 1, std::uint16_t)
+ROPE_COUNT_SCREEN(count_inter_f64, 2, double)
+ROPE_COUNT_SCREEN(count_inter_f32, 2, float)
+ROPE_COUNT_SCREEN(count_inter_bf16, 2, std::uint16_t)
+#undef ROPE_COUNT_SCREEN
 
 /// norms, the squares added to sy, sx (add_screened_norms).
 template <int Step, class E>
@@ -424,35 +420,28 @@ bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x
   return add_norms_of<std::uint16_t>(p, b, x, y, sy, sx);
 }
 
-int count_vector_norms(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
-                       const NormBounds& b, const void* x, const void* y, double* ch, double* pm, double* sy,
-                       double* sx, bool* norms_ok) {
-  int bad = 0, fails = 0;
+int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const NormBounds& b,
+                       const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails) {
   switch (p.type) {
     case BlockElement::F64: {
       const auto* ex = static_cast<const double*>(x);
       const auto* ey = static_cast<const double*>(y);
-      fails = p.interleaved ? count_inter_f64(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad)
-                            : count_half_f64(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad);
-      break;
+      return p.interleaved ? count_inter_f64(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx, fails)
+                           : count_half_f64(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx, fails);
     }
     case BlockElement::F32: {
       const auto* ex = static_cast<const float*>(x);
       const auto* ey = static_cast<const float*>(y);
-      fails = p.interleaved ? count_inter_f32(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad)
-                            : count_half_f32(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad);
-      break;
+      return p.interleaved ? count_inter_f32(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx, fails)
+                           : count_half_f32(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx, fails);
     }
-    case BlockElement::BF16: {
-      const auto* ex = static_cast<const std::uint16_t*>(x);
-      const auto* ey = static_cast<const std::uint16_t*>(y);
-      fails = p.interleaved ? count_inter_bf16(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad)
-                            : count_half_bf16(p.half, k, p.a, cs, sn, term, b, ex, ey, ch, pm, sy, sx, &bad);
+    case BlockElement::BF16:
       break;
-    }
   }
-  *norms_ok = bad == 0;
-  return fails;
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? count_inter_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails)
+                       : count_half_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails);
 }
 
 double screen_largest(const double* q, long n) {

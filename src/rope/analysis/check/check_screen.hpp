@@ -75,14 +75,14 @@ int screen_vector_norms(const ScreenPairs& p, const double* cs, const double* sn
 bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy,
                         double* sx);
 
-/// The counting path of a failing vector (check_kernel.cpp: a thread's vectors after its first failure) with (N1)'s
-/// sums, in one loop over the vector as stored: fold_pair_failures's count, ratios and maxima (`ch` from the first
-/// rotated channel, `pm` per pair) on the same values, bit for bit, and add_screened_norms's squares added to sy, sx,
-/// its verdict in *norms_ok. −1: as fold_pair_failures (the vector to be checked element by element; the squares are
-/// added all the same).
-int count_vector_norms(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
-                       const NormBounds& b, const void* x, const void* y, double* ch, double* pm, double* sy,
-                       double* sx, bool* norms_ok);
+/// The counting path of a failing vector (check_kernel.cpp: a thread's vectors after its first failure):
+/// screen_vector_norms, and the elements whose q lies above 1 + kScreenMargin counted in *fails. Returns bit 1 when
+/// every element's verdict is certain from its q (below 1 − kScreenMargin or above 1 + kScreenMargin, below 10^300, the
+/// norm in [10^−200, 10^200]): *fails is then the exact loop's count of (C1)'s failures, and q, folded into cq, stands
+/// for the vector's ratios as the screen's does (the maxima computed exactly from it); otherwise the vector is to be
+/// checked element by element. Bit 2 as screen_vector_norms's.
+int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const NormBounds& b,
+                       const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails);
 
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);
