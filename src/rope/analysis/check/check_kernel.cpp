@@ -542,9 +542,12 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     // An element can raise the position's maximum or its channel's only if its q reaches this.
     const double floor = std::min(top, best * best) * (1 - kScreenMargin);
     if (!(w.cq[c] > 0 && w.cq[c] >= floor)) continue;
+    // Only the channel's largest q at this position, and those within the margin of it, can hold its largest ratio
+    // (a failing dump's channel maxima rise at most positions: every element above the last maximum is not needed).
+    const double near = std::max(floor, w.cq[c] * (1 - kScreenMargin));
     for (long g = 0; g < groups; ++g) {
       const double q = w.q[static_cast<std::size_t>(g) * dd + c];
-      if (!w.screened[static_cast<std::size_t>(g)] || !(q > 0 && q >= floor)) continue;
+      if (!w.screened[static_cast<std::size_t>(g)] || !(q > 0 && q >= near)) continue;
       const long v = ((s - s0) * groups + g) * d + u.off;
       const double r = screen_exact_ratio(sp, k, tb.cs, tb.sn, tb.term, element_at(view.before, view.type, v),
                                           element_at(view.after, view.type, v), static_cast<int>(c));
