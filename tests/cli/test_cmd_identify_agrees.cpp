@@ -179,13 +179,21 @@ double theta_shortfall(const Both& b) {
 }
 
 /// identify passes at base 10000 and its θ_j fall short of float32's by `bias` (check's found one where null),
-/// within 2·10⁻⁹ (a twentieth of fl32(1/2π)'s shortfall, 4.03·10⁻⁸; both measure the same 272 × 2 phases).
+/// within 2·10⁻⁹ (a twentieth of fl32(1/2π)'s shortfall, 4.03·10⁻⁸; both measure the same 272 × 2 phases); where
+/// check names angles-fast-math, identify names it too, with a bias within 2·10⁻⁹ of check's; elsewhere it does not.
 std::function<void(const Both&)> theta_short_by(std::optional<double> bias) {
   return [bias](const Both& b) {
     EXPECT_EQ(b.identify_code, 0) << b.identify_text;
     EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-3) << b.identify_text;
     ASSERT_EQ(b.identify["theta"].size(), 32u) << b.identify_text;
     EXPECT_NEAR(theta_shortfall(b), bias ? *bias : b.found("bias"), 2e-9) << b.identify_text;
+    if (bias) {
+      EXPECT_TRUE(b.identify["angles_fast_math"].is_null()) << b.identify_text;
+    } else {
+      ASSERT_TRUE(b.identify["angles_fast_math"].is_object()) << b.identify_text;
+      EXPECT_NEAR(b.identify["angles_fast_math"]["bias"].get<double>(), b.found("bias"), 2e-9) << b.identify_text;
+      EXPECT_THAT(b.identify_text, ::testing::HasSubstr("rope check names angles-fast-math")) << b.identify_text;
+    }
   };
 }
 
@@ -768,6 +776,8 @@ Json answers(const Json& row) {
       i["grid_families"] = names;
     }
     if (r.contains("query_heads") && !r["query_heads"].is_null()) i["query_heads"] = r["query_heads"];
+    if (r.contains("angles_fast_math") && r["angles_fast_math"].is_object())  // check's angles-fast-math, named
+      i["angles_fast_math_bias"] = rounded(r["angles_fast_math"]["bias"]);
   }
   return out;
 }

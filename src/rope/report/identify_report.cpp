@@ -187,6 +187,9 @@ Value identify_value(const IdentifyRun& run) {
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
   j["attention_factor"] = id.attention_factor;
   if (id.applied_twice) j["applied_twice"] = true;  // θ = 2·(the family's), the factor squared (rope-applied-twice)
+  // rope check's angles-fast-math: every angle short by `bias` of itself (a fast sin/cos unit); null otherwise.
+  j["angles_fast_math"] = Value();
+  if (id.fast_math_bias) j["angles_fast_math"]["bias"] = *id.fast_math_bias;
   j["norm_residual"] = id.norm_residual;
   if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
   j["theta"] = as_list(id.theta);
@@ -321,6 +324,13 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   if (run.mrope_batch_rows > 0) {
     row(t.tr("dump's positions"),
         t.tr("position_ids [3, batch, seq] read as [batch, 3, seq] ({0} batch rows)", run.mrope_batch_rows));
+  }
+  if (id.fast_math_bias) {  // rope check's angles-fast-math
+    row(t.tr("angles"),
+        t.tr("every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}): sin and cos by a fast "
+             "unit without range reduction (CUDA's __sinf/__cosf under --use_fast_math), which rope check names "
+             "angles-fast-math under {2} float64",
+             -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles")));
   }
   if (run.query_heads > 0) {  // rope check's k-with-query-heads
     row(t.tr("dump's positions"), t.tr("k's {0} heads walked with q's head count {1}: key (t, h) at the position of "

@@ -80,6 +80,11 @@ struct Identification {
   /// θ_0 = 2 and half the frequencies a family's: RoPE applied twice (`fits` are then of θ/2, their `theta` doubled;
   /// attention_factor is the squared one the dump shows).
   bool applied_twice = false;
+  /// sin and cos by a fast unit without range reduction (rope check's angles-fast-math): θ_j measured within |δ|/8
+  /// fall short of the fitted θ_j rounded to float32 by δ = fast_math_shortfall() of themselves (fl32(1/2π)'s share):
+  /// the median of those within |δ|/4 of δ, where at least 8 are and more than twice as many as within |δ|/4 of 0 (a
+  /// float32 product's); none otherwise.
+  std::optional<double> fast_math_bias;
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
   Eigen::VectorXd theta;           ///< measured θ_j per pair (negative: the pair turns the other way)
   Eigen::VectorXd angle_residual;  ///< per pair: RMS of φ − m·θ_j (rad)
@@ -306,6 +311,10 @@ double periodogram_peak(const std::vector<double>& m, const std::vector<std::com
 /// decide to `notes`.
 std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
                                     std::vector<Message>& notes);
+
+/// Identification::fast_math_bias of `id` (its θ, θ's σ and the fitted family measured); none for a per-pair family,
+/// M-RoPE or a latent grid.
+std::optional<double> fast_math_bias(const Identification& id);
 }  // namespace detail
 
 }  // namespace rope

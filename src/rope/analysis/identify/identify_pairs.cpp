@@ -13,6 +13,36 @@
 #include "rope/io/csv.hpp"
 
 namespace rope {
+
+std::optional<double> detail::fast_math_bias(const Identification& id) {
+  // rope check's angles-fast-math (check_diagnosis.cpp try_fast_math) from identify's own measure: a fast unit takes
+  // the float32 angle to revolutions by fl32(1/2π), δ of itself short, so every θ_j measured falls short of the
+  // kernel's float32 θ_j by δ of itself; a float32 product's rounding goes either way (its median 0). Pairs measured
+  // within |δ|/8 (σ of θ_j over θ_j).
+  const double delta = fast_math_shortfall();
+  if (id.fit.family == Family::PerPair || id.fit.theta.size() != id.theta.size() || id.axes || id.grid) return {};
+  std::vector<double> short_by;
+  for (Eigen::Index j = 0; j < id.theta.size(); ++j) {
+    const double measured = id.theta[j], ladder = static_cast<float>(id.fit.theta[j]);
+    if (measured > 0 && ladder > 0 && id.theta_sigma[j] < std::abs(delta) / 8 * measured)
+      short_by.push_back(measured / ladder - 1);
+  }
+  // Where the kernel's float32 θ_j is fl32 of the ladder's, a pair's shortfall is δ (a fast unit) or 0 (a float32
+  // product); a pair whose float32 θ_j is an ulp off (PyTorch's float32 power, on up to half the pairs) is off by
+  // 6·10⁻⁸ or more, a base fitted a little off (static NTK's) or a bf16 table's rounding spreads them apart. Named
+  // where at least 8 pairs lie within |δ|/4 of δ and more than twice as many as within |δ|/4 of 0; the bias is the
+  // median of those near δ.
+  std::vector<double> near_delta;
+  long near_zero = 0;
+  for (const double v : short_by) {
+    if (std::abs(v - delta) <= std::abs(delta) / 4) near_delta.push_back(v);
+    if (std::abs(v) <= std::abs(delta) / 4) ++near_zero;
+  }
+  if (near_delta.size() < 8 || static_cast<long>(near_delta.size()) <= 2 * near_zero) return {};
+  std::sort(near_delta.begin(), near_delta.end());
+  const std::size_t n = near_delta.size();
+  return n % 2 ? near_delta[n / 2] : (near_delta[n / 2 - 1] + near_delta[n / 2]) / 2;
+}
 namespace {
 
 /// Vectors used to find the pairing (spread over the dump): enough to see every pair move.
@@ -408,6 +438,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     }
   }
   id.fit = id.fits.front();
+  id.fast_math_bias = detail::fast_math_bias(id);
   double span = 0;  // the largest |position| of the dump (empty with positions per axis)
   for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
   if (id.layout == PairLayout::Interleaved && r < d && id.rotary_offset == 0 && !id.dump_positions.empty()) {
