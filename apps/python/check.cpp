@@ -139,7 +139,7 @@ void refuse_fope_rotations(const Spec& spec) {
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
                  const std::string& angles, std::optional<double> shift = std::nullopt,
-                 const std::string& coefficients = "") {
+                 const std::string& coefficients = "", std::optional<long> kv_head = std::nullopt) {
   Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}, {}};
   if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
   const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
@@ -168,6 +168,7 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   if (!angles.empty()) settings.angles = parse_angle_model(angles);
   settings.coefficients =
       fope_checkpoint(coefficients);  // FoPE's checkpoint and its reader (analysis/check/fope_coefficients.hpp)
+  settings.kv_head = kv_head;         // rope check --kv-head
   const bool per_axis = !p.pair.axis_positions.empty();
   Message where;  // the report of a Python check names no setting's origin
   p.expected = expectation_of_resolved(spec.rope, settings, p.pair.after.d, per_axis, max_position, where);
@@ -497,7 +498,7 @@ void bind_check(py::module_& m) {
          const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
          const py::object& shift, bool strict_order, const std::string& coefficients, const py::object& shift_map,
          const py::bytes& k_before_header, const py::object& k_before, const py::bytes& k_after_header,
-         const py::object& k_after) {
+         const py::object& k_after, const std::optional<long>& kv_head) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         // shift_map= (rope check --shift-map, (H2)): each key at its δ = new − old, which become the positions.
@@ -514,7 +515,8 @@ void bind_check(py::module_& m) {
               pair_input(map.given ? py::object(map.deltas) : positions, starts, order, patches, rope_delta);
           in.geometry_only = true;
           if (gb.shape == ga.shape) require_indices_within_limit(ga.shape, in);
-          Prepared p = prepare(spec, gb, ga, in, nb, na, dtype, angles, map.given ? map.largest : delta, coefficients);
+          Prepared p =
+              prepare(spec, gb, ga, in, nb, na, dtype, angles, map.given ? map.largest : delta, coefficients, kv_head);
           if (map.given) {
             set_shift_map_mode(p);
           } else {
@@ -591,7 +593,7 @@ void bind_check(py::module_& m) {
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
       py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "",
       py::arg("shift_map") = py::none(), py::arg("k_before_header") = py::bytes(), py::arg("k_before") = py::none(),
-      py::arg("k_after_header") = py::bytes(), py::arg("k_after") = py::none());
+      py::arg("k_after_header") = py::bytes(), py::arg("k_after") = py::none(), py::arg("kv_head") = py::none());
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

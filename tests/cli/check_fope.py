@@ -85,13 +85,13 @@ def main():
         t = case["tensor"]
         args = ["check", "--config", os.path.join(a.out, case["config"]), "--coefficients",
                 os.path.join(a.out, case["coefficients"]), "--before", os.path.join(d, f"{t}.npy"), "--after",
-                os.path.join(d, f"{t}_rope.npy"), "--positions", positions, "--angles", "float32"]
-        report, named, failure = checked(a.rope, case, args + ["--json"], "padded")
+                os.path.join(d, f"{t}_rope.npy"), "--positions", positions, "--angles", "float32"] + case.get("extra", [])
+        report, named, failure = checked(a.rope, case, args + ["--json"], "padded" if case["padded"] else "kv_head")
         if failure:
             failures.append(failure)
             continue
         code = case["exit"]
-        if case["variant"]:
+        if case["variant"] and case["padded"]:
             code, out, err = run(a.rope, args + ["--lang", "zh"])
             joined = "".join(out.split())  # a Chinese line may break between any two characters
             if code != 1 or "√2·R(π/4)" not in joined or "填充" not in joined:

@@ -196,6 +196,80 @@ TEST(CmdCheckQk, FopeCoefficientsTurnEachTensorByItsOwnHeads) {
   EXPECT_EQ(j["total"].get<long>(), 4 * j["k"]["total"].get<long>());
 }
 
+/// --kv-head H (issue 78 item 2): dumps holding one key-value head's heads alone, as a kernel dumps a head
+/// (tests/reference/fope.py's vllm_kv2: k head 2 and q heads 8 … 11 of the vLLM dumps above, 4 key-value heads each
+/// with its own matrix): every vector on head 2's coefficients; another head's fail; without it one key head does not
+/// divide the model's 4; a head beyond them, and --kv-head without FoPE, are refused.
+struct KvHeadCase {
+  const char* name;
+  std::vector<std::string> args;  // after the config and the coefficients; "D/" the dumps' directory
+  int code;
+  std::string says;  // a line of the report (exit 0, 1) or the one line on stderr (exit 2)
+};
+
+class CmdCheckKvHead : public ::testing::TestWithParam<KvHeadCase> {};
+
+TEST_P(CmdCheckKvHead, OneKeyValueHeadsDumps) {
+  const std::string f = std::string(ROPE_VARIANT_DUMPS) + "_67/fope/";
+  std::vector<std::string> args = {"check",          "--config",    f + "checkpoint/config.json", "--coefficients",
+                                   f + "checkpoint", "--positions", "@" + f + "positions.txt",    "--angles",
+                                   "float32"};
+  for (const std::string& a : GetParam().args)
+    args.push_back(a.rfind("D/", 0) == 0 ? f + "vllm_kv2/" + a.substr(2) : a);
+  if (GetParam().name == std::string("plain_rope"))
+    args = {"check",       "--before", f + "vllm_kv2/k.npy", "--after", f + "vllm_kv2/k_rope.npy",
+            "--positions", "0:13",     "--kv-head",          "0"};
+  const auto r = rope_cli(args);
+  if (GetParam().code == 2) {
+    expect_one_line_error(r, 2, GetParam().says);
+    return;
+  }
+  EXPECT_EQ(r.code, GetParam().code) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr(GetParam().says)) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Heads, CmdCheckKvHead,
+    ::testing::Values(
+        KvHeadCase{"k_head_2", {"--before", "D/k.npy", "--after", "D/k_rope.npy", "--kv-head", "2"}, 0, "PASS"},
+        KvHeadCase{"q_group_2", {"--before", "D/q.npy", "--after", "D/q_rope.npy", "--kv-head", "2"}, 0, "PASS"},
+        KvHeadCase{"q_and_k",
+                   {"--before", "D/q.npy", "--after", "D/q_rope.npy", "--k-before", "D/k.npy", "--k-after",
+                    "D/k_rope.npy", "--kv-head", "2"},
+                   0,
+                   "PASS"},
+        KvHeadCase{"k_head_2_as_head_0",
+                   {"--before", "D/k.npy", "--after", "D/k_rope.npy", "--kv-head", "0"},
+                   1,
+                   "matches key-value head 2's coefficients, not head 0's: the dump holds key-value head 2's heads "
+                   "(--kv-head 2)"},
+        KvHeadCase{"k_head_2_without",
+                   {"--before", "D/k.npy", "--after", "D/k_rope.npy"},
+                   2,
+                   "FoPE: the dump's 1 heads are not a multiple of the model's 4 key-value heads"},
+        KvHeadCase{"beyond_the_heads",
+                   {"--before", "D/k.npy", "--after", "D/k_rope.npy", "--kv-head", "4"},
+                   2,
+                   "--kv-head 4: "},
+        KvHeadCase{"plain_rope", {}, 2, "--kv-head chooses FoPE's key-value head: name a model with FoPE"}),
+    [](const ::testing::TestParamInfo<KvHeadCase>& info) { return std::string(info.param.name); });
+
+// The JSON says which matrix every vector took (`expected.fope.matrix`; null without --kv-head).
+TEST(CmdCheckKvHeadJson, TheMatrixIsInTheReport) {
+  const std::string f = std::string(ROPE_VARIANT_DUMPS) + "_67/fope/";
+  const auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"check",          "--config",    f + "checkpoint/config.json", "--coefficients",
+                                     f + "checkpoint", "--positions", "@" + f + "positions.txt",    "--angles",
+                                     "float32",        "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = rope_cli(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["expected"]["fope"]["matrix"];
+  };
+  EXPECT_EQ(run({"--before", f + "vllm_kv2/k.npy", "--after", f + "vllm_kv2/k_rope.npy", "--kv-head", "2"}), 2);
+  EXPECT_TRUE(run({"--before", f + "vllm/k.npy", "--after", f + "vllm/k_rope.npy"}).is_null());
+}
+
 TEST(CmdCheckQk, BadInputsAreOneLine) {
   const std::string q = kQk + "q.npy", qr = kQk + "q_half.npy", k = kQk + "k.npy", kr = kQk + "k_half.npy";
   expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-after", kr, "--positions", kPositions}),

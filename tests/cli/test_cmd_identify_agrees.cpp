@@ -536,6 +536,11 @@ const std::vector<Agreement67>& agreements_67() {
       {"fope", "vllm_c215d1e_q", "fope-sin-padded-one", fope(45, true, 4, 4)},
       {"fope", "vllm_c215d1e_k", "fope-sin-padded-one", fope(45, true, 4, 1)},
       {"fope", "shared_q", "", fope(32, false, 1, 16)},
+      // One key-value head's heads alone (--kv-head): identify sees one key-value head, of 4 query heads or of 1;
+      // checked on another head's coefficients, check names the head and identify, without them, reads the same FoPE.
+      {"fope", "vllm_kv2_q", "", fope(45, false, 1, 4)},
+      {"fope", "vllm_kv2_k", "", fope(45, false, 1, 1)},
+      {"fope", "vllm_kv2_k_as_head_0", "fope-kv-head-other", fope(45, false, 1, 1)},
   };
   return rows;
 }

@@ -59,6 +59,25 @@ def test_refused_without_coefficients(fope_dumps):
                    rope.Spec(str(out / "checkpoint" / "config.json")))
 
 
+@pytest.mark.parametrize("tensor, kv_head, passed", [("k", 2, True), ("q", 2, True), ("k", 1, False)])
+def test_one_key_value_heads_dump_with_kv_head(fope_dumps, tensor, kv_head, passed):
+    """kv_head= (rope check --kv-head): vllm_kv2 holds key-value head 2's heads alone (k head 2, q heads 8 … 11), every
+    vector on that head's coefficients; another head's fail, named fope-kv-head-other with head 2; a bool is refused."""
+    out, _ = fope_dumps
+    d = out / "vllm_kv2"
+    spec = rope.Spec(str(out / "checkpoint" / "config.json"))
+    x, y = np.load(d / f"{tensor}.npy"), np.load(d / f"{tensor}_rope.npy")
+    report = rope.check(x, y, fope_positions(out), spec, angles="float32", coefficients=out / "checkpoint",
+                        kv_head=kv_head)
+    assert report.passed == passed, report.diagnosis
+    assert report.data["expected"]["fope"]["matrix"] == kv_head
+    if not passed:  # named: the dump is head 2's
+        diagnosis = report.data["diagnosis"]
+        assert diagnosis["matches"] == "fope-kv-head-other" and diagnosis["found"]["kv_head"] == 2, diagnosis
+    with pytest.raises(TypeError, match="kv_head must be an integer, not a bool"):
+        rope.check(x, y, fope_positions(out), spec, coefficients=out / "checkpoint", kv_head=True)
+
+
 @pytest.mark.parametrize("index", range(5))
 def test_identify_recognises_fope_without_the_coefficients(fope_dumps, index):
     """rope.identify names FoPE from the dumps alone (docs/multi-axis.md §7): the kept and padded pairs, the padding

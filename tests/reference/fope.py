@@ -238,6 +238,22 @@ def main():
             cases.append(dict(name=f"{tag}_{name}", dir=tag, tensor=name, config="checkpoint/config.json",
                               coefficients="checkpoint", exit=1 if variant else 0, variant=variant,
                               padded=D // 2 - kept if variant else None))
+    # One key-value head's heads alone, as a kernel dumps a head (rope check --kv-head): k head 2 and q heads 8 … 11 (its
+    # group: q head h on key-value head h // 4) of vLLM's current rotation, sliced from the dumps above.
+    cos, sin = vllm_tables(POSITIONS, inv, cos_coef, sin_coef, True, D, 0)
+    d = os.path.join(out, "vllm_kv2")
+    os.makedirs(d, exist_ok=True)
+    group = N_Q // N_KV
+    for name, x in (("q", q[:, 2 * group:3 * group]), ("k", k[:, 2:3])):
+        y = vllm_forward(q, cos, sin)[:, 2 * group:3 * group] if name == "q" else vllm_forward(k, cos, sin)[:, 2:3]
+        np.save(os.path.join(d, f"{name}.npy"), x)
+        np.save(os.path.join(d, f"{name}_rope.npy"), y)
+    kv2 = [dict(name=f"vllm_kv2_{t}", dir="vllm_kv2", tensor=t, config="checkpoint/config.json",
+                coefficients="checkpoint", exit=0, variant=None, padded=None, extra=["--kv-head", "2"])
+           for t in ("q", "k")]
+    kv2.append(dict(name="vllm_kv2_k_as_head_0", dir="vllm_kv2", tensor="k", config="checkpoint/config.json",
+                    coefficients="checkpoint", exit=1, variant="fope-kv-head-other", padded=None, kv_head=2,
+                    extra=["--kv-head", "0"]))
     # rope diff's second right implementation: vLLM's current tables and rotation in float64, rounded to float32 once
     # at the end (another order of rounding than vllm/q_rope.npy, both right: they differ within (D2)).
     t64 = np.asarray(POSITIONS, dtype=np.float64)[:, None] * inv.astype(np.float64)[None, :]
@@ -267,12 +283,13 @@ def main():
     np.save(os.path.join(d, "q_rope.npy"), vllm_forward(q, cos, sin))
     cases.append(dict(name="shared_q", dir="shared", tensor="q", config="shared.json",
                       coefficients="shared.safetensors", exit=0, variant=None, padded=None))
+    cases += kv2  # after the others: the tests that take cases by index keep theirs
     for case in cases:  # rope check's arguments (tests/cli/test_cmd_identify_agrees.cpp runs identify beside it)
         d, t = os.path.join(out, case["dir"]), case["tensor"]
         case["args"] = ["--config", os.path.join(out, case["config"]), "--coefficients",
                         os.path.join(out, case["coefficients"]), "--before", os.path.join(d, f"{t}.npy"), "--after",
                         os.path.join(d, f"{t}_rope.npy"), "--positions", "@" + os.path.join(out, "positions.txt"),
-                        "--angles", "float32"]
+                        "--angles", "float32"] + case.get("extra", [])
         case["kv_heads"] = N_KV if case["config"] != "shared.json" else 1
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(dict(cases=cases, diffs=diffs, kept=kept, padded=D // 2 - kept), f)
@@ -296,9 +313,16 @@ def write_examples(out):
     # num_inv_freq 2 of its 4 pairs, 2 key-value heads, their coefficients [2, 2, 2] in one .safetensors file (the
     # config beside it is data/configs/fope-tiny.json).
     tiny = np.random.default_rng(67_11)
+    tiny_cos, tiny_sin = coefficients(tiny, 2, 2), coefficients(tiny, 2, 2)
     write_safetensors(os.path.join(out, "fope_tiny.safetensors"),
-                      {"model.rotary_emb.cos_coef": coefficients(tiny, 2, 2),
-                       "model.rotary_emb.sin_coef": coefficients(tiny, 2, 2)})
+                      {"model.rotary_emb.cos_coef": tiny_cos, "model.rotary_emb.sin_coef": tiny_sin})
+    # rope check --kv-head's example (docs/multi-axis.md): key-value head 1's key alone, [8, 1, 8] at positions 0 … 7,
+    # as vLLM's fope.py @ 151a2c744af6 turns it (padded pairs passed through) with that head's coefficients.
+    positions = list(range(8))
+    k = np.random.default_rng(78_2).standard_normal((len(positions), 2, 8)).astype(F32)
+    cos, sin = vllm_tables(positions, kept_inv_freq(8, 10000, 4096, 2), tiny_cos, tiny_sin, True, 8, 0)
+    np.save(os.path.join(out, "fope_tiny_k1.npy"), k[:, 1:2])
+    np.save(os.path.join(out, "fope_tiny_k1_rope.npy"), vllm_forward(k, cos, sin)[:, 1:2])
 
 
 if __name__ == "__main__":

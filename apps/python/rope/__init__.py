@@ -506,7 +506,7 @@ class PairReport:
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
           rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None, shift_map=None,
-          k_before=None, k_after=None):
+          k_before=None, k_after=None, kv_head=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -523,7 +523,9 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     says it); ``strict_order=True`` fails it (``rope check --strict-order``). ``coefficients`` (``rope check
     --coefficients``): a FoPE model's checkpoint (Intern-S1-Pro; a directory with model.safetensors or its index's
     shards, or a .safetensors file) holding its cos_coef and sin_coef, each pair then a scaled rotation
-    (docs/multi-axis.md §7); a FoPE spec is refused without it. Returns a Report.
+    (docs/multi-axis.md §7); a FoPE spec is refused without it. ``kv_head`` (``rope check --kv-head``): the
+    arrays hold that key-value head's heads alone (the key head, or query heads of its group), every vector on its
+    coefficients; None: each head on its group's by its index. Returns a Report.
 
     The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
     (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
@@ -558,7 +560,8 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
                                      None if shift is None else float(shift), bool(strict_order),
                                      "" if coefficients is None else _path(coefficients, "coefficients"),
-                                     _positions(shift_map, "shift_map"), hkb, kb, hka, ka))
+                                     _positions(shift_map, "shift_map"), hkb, kb, hka, ka,
+                                     None if kv_head is None else _integer(kv_head, "kv_head")))
 
 
 class DiffReport:

@@ -224,10 +224,20 @@ void fope_value(Value& expected, const RopeExpectation& e) {
   f["coefficients"] = e.fope->file;
   f["cos_coef"] = e.fope->cos_name;
   f["sin_coef"] = e.fope->sin_name;
+  // --kv-head: the matrix every vector of the dump takes (null: each head its group's)
+  f["matrix"] = e.fope_matrix >= 0 ? Value(e.fope_matrix) : Value();
 }
 
 std::string fope_text(const RopeExpectation& e, const Text& t) {
   if (!e.fope) return "";
+  if (e.fope_matrix >= 0) {  // --kv-head: one key-value head's heads alone
+    return t.tr(
+        "{0} kept pairs, {1} padded (cos 1, sin {2}); every vector on matrix {3} of the coefficients {4} and {5} of "
+        "{6} ({7} matrices), the dump holding one key-value head's heads ({8}): each pair a scaled rotation "
+        "(docs/multi-axis.md (F1)–(F4))",
+        e.fope->kept, e.rotary_dim() / 2 - e.fope->kept, format_number(e.fope_pad_sin), e.fope_matrix, e.fope->cos_name,
+        e.fope->sin_name, e.fope->file, e.fope->heads, option_name("kv_head"));
+  }
   return t.tr(
       "{0} kept pairs, {1} padded (cos 1, sin {2}); per key-value head the coefficients {3} and {4} "
       "of {5} ({6} matrices): each pair a scaled rotation (docs/multi-axis.md (F1)–(F4))",

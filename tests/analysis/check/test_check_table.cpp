@@ -258,6 +258,17 @@ std::vector<ExpectationCase> expectation_cases() {
                             e.fope = std::make_shared<const FopeCoefficients>(c);
                             return e;
                           }},
+          // The same with 3 matrices (one per key-value head) and --kv-head 1: the other heads' matrices.
+          ExpectationCase{"fope_kv_head",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            FopeCoefficients c;
+                            c.kept = 5, c.heads = 3;
+                            c.cos.assign(75, 0.0), c.sin.assign(75, 0.0);
+                            e.fope = std::make_shared<const FopeCoefficients>(c);
+                            e.fope_matrix = 1;
+                            return e;
+                          }},
           ExpectationCase{"interleaved",
                           [] {
                             RopeExpectation e = test::expect_half(16);
@@ -402,6 +413,30 @@ TEST(CheckTable, FopeTriesItsPaddingWithTheCountOfPaddedPairs) {
   c.kept = 8;                                                        // nothing padded: no such variant
   e.fope = std::make_shared<const FopeCoefficients>(c);
   for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeSinPaddedOne);
+}
+
+// --kv-head 1 of 3 key-value heads with a matrix each: heads 0 and 2 tried (found "kv_head"), in order; none without
+// --kv-head (each head on its group's) or with one shared matrix.
+TEST(CheckTable, FopeKvHeadTriesTheOtherHeads) {
+  RopeExpectation e = test::expect_half(16);
+  FopeCoefficients c;
+  c.kept = 5, c.heads = 3;
+  c.cos.assign(75, 0.0), c.sin.assign(75, 0.0);
+  e.fope = std::make_shared<const FopeCoefficients>(c);
+  e.fope_matrix = 1;
+  std::vector<double> heads;
+  for (const Variant& v : check_variants(e)) {
+    if (v.kind != VariantKind::FopeKvHeadOther) continue;
+    heads.push_back(v.found.front().second);
+    EXPECT_EQ(v.spec.fope_matrix, static_cast<long>(v.found.front().second));
+  }
+  EXPECT_EQ(heads, (std::vector<double>{0, 2}));
+  e.fope_matrix = -1;
+  for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeKvHeadOther);
+  c.heads = 1, c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
+  e.fope = std::make_shared<const FopeCoefficients>(c);
+  e.fope_matrix = 0;
+  for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeKvHeadOther);
 }
 
 TEST(CheckTable, TheOtherXdropeMapIsTriedAtTheFirstPairTheyPart) {

@@ -26,6 +26,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   s.strict_order = opt.strict_order;
   s.coefficients = fope_checkpoint(opt.coefficients);
+  s.kv_head = opt.kv_head;
   return s;
 }
 
@@ -46,6 +47,11 @@ CLI::Option* add_fope_coefficients_option(CLI::App& app, std::string& coefficien
 
 void add_coefficients_option(CLI::App& app, CheckOptions& opt) {
   add_fope_coefficients_option(app, opt.coefficients, opt.scaling);
+  add_long_option(app, "--kv-head", opt.kv_head, 0,
+                  "FoPE: the key-value head whose coefficients every vector of the dump takes, the dump holding that "
+                  "head's heads alone (the key head, or query heads of its group); without it each head takes its "
+                  "group's by its index")
+      ->default_str("");
 }
 
 void add_fope_options(CLI::App& app, std::string& coefficients, std::optional<long>& kv_head, ScalingOptions& scaling) {

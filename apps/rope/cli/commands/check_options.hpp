@@ -31,14 +31,16 @@ struct CheckOptions {
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
   std::optional<std::string>
       shift_map;  ///< --shift-map FILE (check): a K cache, each key moved from its old position to its new (H2)
-  bool strict_order = false;  ///< --strict-order (check): a harmless reordering of the output fails
-  std::string coefficients;   ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
+  bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
+  std::string coefficients;     ///< --coefficients (check, diff): FoPE's checkpoint (cos_coef, sin_coef)
+  std::optional<long> kv_head;  ///< --kv-head (check, diff): the key-value head whose coefficients every vector takes
   /// --k-before, --k-after and their tensors (check): k's dumps, checked with q's (CheckRequest::keys).
   KeyDumps keys;
 };
 
 /// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that
-/// the command computes FoPE (models/fope.hpp FopeUse::Computed: a FoPE model is not refused by the resolution).
+/// the command computes FoPE (models/fope.hpp FopeUse::Computed: a FoPE model is not refused by the resolution); and
+/// --kv-head H, for a dump that holds one key-value head's heads alone (every vector on that head's coefficients).
 void add_coefficients_option(CLI::App& app, CheckOptions& opt);
 
 /// The same option for apply and matrix (docs/multi-axis.md §7 "In the commands"): --coefficients FILE into

@@ -120,6 +120,9 @@ struct RopeExpectation {
   /// the padded pairs (0 as vLLM pads it now; 1 for the variant "sin padded with 1"). Null: the pairs are rotations.
   std::shared_ptr<const FopeCoefficients> fope;
   double fope_pad_sin = 0;
+  /// --kv-head: every vector of the dump on this matrix of the coefficients (the dump holds that key-value head's
+  /// heads alone: one key head, or a query head of its group); −1: each head on its group's by its index (F4).
+  long fope_matrix = -1;
   int rotary_dim() const { return 2 * static_cast<int>(rope.params.inv_freq.size()); }
 };
 
@@ -224,6 +227,9 @@ enum class VariantKind {
   /// Issue 67 item 1: FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
   /// remote code): each padded pair is √2·R(π/4) where vLLM @ 151a2c744a lets it pass through (found "padded").
   FopeSinPaddedOne,
+  /// Issue 78 item 2: FoPE with --kv-head H, the dump on another key-value head's coefficients (its heads sliced from
+  /// another head than the one named; found "kv_head", the head whose matrix it matches).
+  FopeKvHeadOther,
   /// Issue 78 item 4: the cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies
   /// (SGLang PR #33117: MRotaryEmbedding's _match_cos_sin_cache_dtype casts the float32 cache to the query's bf16).
   CosSinTableBf16,

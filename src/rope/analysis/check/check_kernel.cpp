@@ -46,6 +46,7 @@ struct Setup {
   /// matrix: (g mod heads) / per_matrix; one shared matrix: per_matrix = heads).
   const FopeCoefficients* fope = nullptr;
   long fope_heads = 1, fope_per_matrix = 1;
+  long fope_matrix = -1;  ///< RopeExpectation::fope_matrix: every group on this matrix (−1: by its head's index)
 };
 
 /// The smallest positive subnormal of a type: a product that underflows rounds by at most half of it.
@@ -105,13 +106,14 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
     // (F4): query head q on matrix q / (heads / n), n the coefficients' matrices (the key-value heads, or 1).
     u.fope = spec.fope.get();
     u.fope_heads = shape.heads > 0 ? shape.heads : shape.groups;
-    if (u.fope->kept > u.half || u.fope_heads % u.fope->heads != 0) {
+    u.fope_matrix = spec.fope_matrix;
+    if (u.fope->kept > u.half || (u.fope_matrix < 0 && u.fope_heads % u.fope->heads != 0)) {
       throw InvalidArgument(
           error_msg("FoPE: the dump's {0} heads are not a multiple of the model's {1} key-value "
                     "heads (or its {2} kept pairs exceed the {3} rotated pairs)",
                     u.fope_heads, u.fope->heads, u.fope->kept, u.half));
     }
-    u.fope_per_matrix = u.fope_heads / u.fope->heads;
+    u.fope_per_matrix = u.fope_matrix >= 0 ? 1 : u.fope_heads / u.fope->heads;
     u.half_form = u.interleaved_form = false;  // each group its own cos and sin: the element path
   }
   u.map = spec.rope.axes ? &*spec.rope.axes : nullptr;
@@ -708,7 +710,8 @@ double compare_position_fope(const Setup& u, const BlockShape& shape, const Axis
   double pmax = 0;
   w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
   for (long g = 0; g < groups; ++g) {
-    const std::size_t o = static_cast<std::size_t>((g % u.fope_heads) / u.fope_per_matrix) * h;
+    const std::size_t o =
+        static_cast<std::size_t>(u.fope_matrix >= 0 ? u.fope_matrix : (g % u.fope_heads) / u.fope_per_matrix) * h;
     const long v = ((s - s0) * groups + g) * d;
     widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
     widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());

@@ -50,6 +50,9 @@ struct CheckSettings {
   /// sin_coef, with the reader of the front end that hands it over (fope_coefficients.hpp); none by default (a FoPE
   /// model then cannot be checked).
   FopeCheckpoint coefficients;
+  /// --kv-head: the key-value head whose coefficients every vector of the dump takes (FoPE only); none: each head its
+  /// group's by its index.
+  std::optional<long> kv_head;
 
   /// A dump right up to a harmless reordering of its output (equivalent_reordering, check_table.hpp) fails, as it
   /// would without the reordering (`rope check --strict-order`); otherwise it passes as equivalent.

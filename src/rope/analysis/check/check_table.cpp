@@ -640,6 +640,9 @@ void offset_shown_build(F f, Out out) {
   v.found = {{"offset", first}};
 }
 
+/// fope-kv-head-other: the other key-value heads tried (Intern-S1-Pro has 4; a variant each).
+constexpr long kMaxFopeKvHeadsTried = 64;
+
 constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
                            kScreened = VariantDetection::Screened, kInMode = VariantDetection::InMode,
                            kPaired = VariantDetection::Paired;
@@ -674,6 +677,28 @@ const std::vector<VariantRow> kVariantTable = {
         one.fope_pad_sin = 1.0;
         const long padded = f.expected.rotary_dim() / 2 - f.expected.fope->kept;
         put(out, VariantKind::FopeSinPaddedOne, one).found = {{"padded", static_cast<double>(padded)}};
+      }}},
+    {VariantKind::FopeKvHeadOther,
+     "fope-kv-head-other",
+     kCompared,
+     "kv_head",
+     [](E) { return msg("FoPE's other key-value heads"); },
+     [](S c) {
+       return msg(
+           "matches key-value head {0}'s coefficients, not head {1}'s: the dump holds key-value head {0}'s "
+           "heads ({2} {0})",
+           static_cast<long>(found_value(c)), c.expected.fope_matrix, option_name("kv_head"));
+     },
+     // --kv-head H with a matrix per key-value head: each other head's (at most kMaxFopeKvHeadsTried of them)
+     {[](F f) { return f.expected.fope && f.expected.fope_matrix >= 0 && f.expected.fope->heads > 1; },
+      [](F f, Out out) {
+        const long heads = std::min<long>(f.expected.fope->heads, kMaxFopeKvHeadsTried);
+        for (long h = 0; h < heads; ++h) {
+          if (h == f.expected.fope_matrix) continue;
+          RopeExpectation other = f.expected;
+          other.fope_matrix = h;
+          put(out, VariantKind::FopeKvHeadOther, other).found = {{"kv_head", static_cast<double>(h)}};
+        }
       }}},
     {VariantKind::LayoutSwapped,
      "layout-swapped",

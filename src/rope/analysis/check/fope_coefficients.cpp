@@ -37,4 +37,13 @@ std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& sp
   return nullptr;
 }
 
+long fope_kv_matrix(const RopeSpec& spec, const FopeCoefficients& c, long kv_head) {
+  const long kv_heads = spec.fope && spec.fope->kv_heads > 0 ? spec.fope->kv_heads : c.heads;
+  if (kv_head < 0 || kv_head >= kv_heads) {
+    throw InvalidArgument(error_msg("{0} {1}: {2} has {3} key-value heads, 0 … {4}", option_name("kv_head"), kv_head,
+                                    spec.name, kv_heads, kv_heads - 1));
+  }
+  return c.heads == kv_heads ? kv_head : 0;  // (F4): its own matrix with fope_sep_head
+}
+
 }  // namespace rope

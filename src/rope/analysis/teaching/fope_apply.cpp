@@ -30,12 +30,7 @@ std::optional<FopeHead> fope_head(const ModelRope& rope, const FopeCheckpoint& c
   const FopeConfig& fope = *rope.spec.fope;
   h.kv_heads = fope.kv_heads > 0 ? fope.kv_heads : c->heads;
   h.kv_head = kv_head.value_or(0);
-  if (h.kv_head < 0 || h.kv_head >= h.kv_heads) {
-    throw InvalidArgument(error_msg("{0} {1}: {2} has {3} key-value heads, 0 … {4}", option_name("kv_head"), h.kv_head,
-                                    rope.spec.name, h.kv_heads, h.kv_heads - 1));
-  }
-  // (F4): the key-value head's own matrix with fope_sep_head; one shared matrix (the first) otherwise.
-  h.matrix = c->heads == h.kv_heads ? h.kv_head : 0;
+  h.matrix = fope_kv_matrix(rope.spec, *c, h.kv_head);  // checks the head
   return h;
 }
 
