@@ -185,7 +185,7 @@ rope::Value table_value(const rope::Table& table) {
   rope::Value v = rope::Value::object();
   v["header"] = table.header;
   rope::Value columns = rope::Value::array();
-  for (const Eigen::VectorXd& c : table.columns) columns.push_back(as_list(c));
+  for (const Eigen::VectorXd* c : table.all_columns()) columns.push_back(as_list(*c));  // its own, then its views
   v["columns"] = std::move(columns);
   return v;
 }

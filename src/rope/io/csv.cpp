@@ -31,9 +31,7 @@ namespace {
 
 /// The table's columns in order (its own, then its views), checked against its header and for one length.
 std::vector<const Eigen::VectorXd*> checked_columns(const Table& table) {
-  std::vector<const Eigen::VectorXd*> columns;
-  for (const Eigen::VectorXd& column : table.columns) columns.push_back(&column);
-  columns.insert(columns.end(), table.views.begin(), table.views.end());
+  const std::vector<const Eigen::VectorXd*> columns = table.all_columns();
   if (table.header.size() != columns.size()) {
     throw InvalidArgument(error_msg("table has {0} header names for {1} columns", table.header.size(), columns.size()));
   }

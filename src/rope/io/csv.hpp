@@ -26,6 +26,13 @@ struct Table {
   /// Columns read where they are, after `columns`: a run's own vectors, which outlive the table made of them (rope
   /// decay's 100 000-point curves, 800 KB each, are not copied to be written).
   std::vector<const Eigen::VectorXd*> views = {};
+  /// Every column in order: its own, then its views.
+  std::vector<const Eigen::VectorXd*> all_columns() const {
+    std::vector<const Eigen::VectorXd*> out;
+    for (const Eigen::VectorXd& c : columns) out.push_back(&c);
+    out.insert(out.end(), views.begin(), views.end());
+    return out;
+  }
 };
 
 /// The header line, then one line per row. @throws InvalidArgument if the columns differ in length

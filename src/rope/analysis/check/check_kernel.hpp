@@ -36,6 +36,7 @@ class ByteBuffer {
 struct BlockBuffers {
   std::vector<double> before, after;
   ByteBuffer raw, raw_after;
+  ByteBuffer row;  ///< one batch row's run as read, before its vectors go to their groups
 };
 
 /// A block's vectors [s − s0][group][d] of both dumps, stored as `type` (the kernel reads float32 and bfloat16

@@ -39,7 +39,14 @@ StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axe
     return std::nullopt;
   };
   const auto eb = element(before_.header()), ea = element(after_.header());
-  if (eb && eb == ea && !rows_ && file_.batch == 1 && strides_.seq == file_.heads * file_.d) raw_ = eb;
+  // One run: a single batch row, or the batch rows laid along the sequence where each row follows the last in the
+  // file ([batch, seq, heads, d] as stored: compared index b·seq + s lies at (b·seq + s)·heads·d).
+  const bool one_run = rows_ ? strides_.batch == file_.seq * strides_.seq : file_.batch == 1;
+  if (eb && eb == ea && strides_.seq == file_.heads * file_.d) {
+    // Otherwise the batch rows are groups (b·heads + h at each position): a run per row, its vectors moved to them.
+    if (one_run || !rows_) raw_ = eb;
+    gather_ = !one_run && !rows_;
+  }
 }
 
 std::uint64_t StreamSource::data_bytes() const {
@@ -91,6 +98,25 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
   }
   const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype, geometry_.heads};
   const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, BlockView& view) {
+    if (raw_ && gather_) {  // a run of each batch row read as stored, each position's heads moved to b·heads + h
+      const long batch = file_.batch, run = (s1 - s0) * strides_.seq;
+      for (int which = 0; which < 2; ++which) {
+        const TensorStream& file = which == 0 ? before_ : after_;
+        const auto bytes = static_cast<std::size_t>(file.header().bytes);
+        const auto vector_bytes = static_cast<std::size_t>(strides_.seq) * bytes;  // a position's heads
+        unsigned char* out =
+            (which == 0 ? buf.raw : buf.raw_after).at_least(static_cast<std::size_t>(run * batch) * bytes);
+        unsigned char* row = buf.row.at_least(static_cast<std::size_t>(run) * bytes);
+        for (long b = 0; b < batch; ++b) {
+          file.read_raw(b * strides_.batch + (start + s0) * strides_.seq, run, row);
+          for (long s = 0; s < s1 - s0; ++s)
+            std::memcpy(out + static_cast<std::size_t>(s * batch + b) * vector_bytes,
+                        row + static_cast<std::size_t>(s) * vector_bytes, vector_bytes);
+        }
+      }
+      view = {buf.raw.data(), buf.raw_after.data(), *raw_};
+      return;
+    }
     if (raw_) {  // one run of each file, [s][head][d] as compared: read as stored into the thread's buffers
       const long first = (start + s0) * strides_.seq, count = (s1 - s0) * geometry_.groups() * geometry_.d;
       for (int which = 0; which < 2; ++which) {

@@ -64,6 +64,9 @@ class StreamSource final : public DumpSource {
   DumpStrides strides_;
   bool rows_ = false;
   std::optional<BlockElement> raw_;  ///< the files' type when blocks are read as stored
+  /// Read as stored a batch row at a time, each row's vectors put at their groups (b·heads + h): the batch rows of a
+  /// [batch, seq, heads, d] dump compared as groups at the same positions.
+  bool gather_ = false;
   ProgressFn progress_;
   mutable std::optional<bool> bf16_;
 };
