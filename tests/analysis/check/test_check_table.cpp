@@ -22,6 +22,17 @@
 namespace rope {
 namespace {
 
+/// FoPE of 5 kept pairs of 8 (zero coefficients), `heads` matrices, every vector on matrix `matrix` (--kv-head).
+RopeExpectation fope_kv_head_expectation(long heads, long matrix) {
+  RopeExpectation e = test::expect_half(16);
+  FopeCoefficients c;
+  c.kept = 5, c.heads = heads;
+  c.cos.assign(static_cast<std::size_t>(25 * heads), 0.0), c.sin = c.cos;
+  e.fope = std::make_shared<const FopeCoefficients>(c);
+  e.fope_matrix = matrix;
+  return e;
+}
+
 TEST(CheckTable, OneRowPerKind) {
   const std::vector<VariantRow>& table = variant_table();
   ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::AnglesFastMath) + 1);
@@ -259,16 +270,7 @@ std::vector<ExpectationCase> expectation_cases() {
                             return e;
                           }},
           // The same with 3 matrices (one per key-value head) and --kv-head 1: the other heads' matrices.
-          ExpectationCase{"fope_kv_head",
-                          [] {
-                            RopeExpectation e = test::expect_half(16);
-                            FopeCoefficients c;
-                            c.kept = 5, c.heads = 3;
-                            c.cos.assign(75, 0.0), c.sin.assign(75, 0.0);
-                            e.fope = std::make_shared<const FopeCoefficients>(c);
-                            e.fope_matrix = 1;
-                            return e;
-                          }},
+          ExpectationCase{"fope_kv_head", [] { return fope_kv_head_expectation(3, 1); }},
           ExpectationCase{"interleaved",
                           [] {
                             RopeExpectation e = test::expect_half(16);
@@ -418,12 +420,7 @@ TEST(CheckTable, FopeTriesItsPaddingWithTheCountOfPaddedPairs) {
 // --kv-head 1 of 3 key-value heads with a matrix each: heads 0 and 2 tried (found "kv_head"), in order; none without
 // --kv-head (each head on its group's) or with one shared matrix.
 TEST(CheckTable, FopeKvHeadTriesTheOtherHeads) {
-  RopeExpectation e = test::expect_half(16);
-  FopeCoefficients c;
-  c.kept = 5, c.heads = 3;
-  c.cos.assign(75, 0.0), c.sin.assign(75, 0.0);
-  e.fope = std::make_shared<const FopeCoefficients>(c);
-  e.fope_matrix = 1;
+  RopeExpectation e = fope_kv_head_expectation(3, 1);
   std::vector<double> heads;
   for (const Variant& v : check_variants(e)) {
     if (v.kind != VariantKind::FopeKvHeadOther) continue;
@@ -433,9 +430,7 @@ TEST(CheckTable, FopeKvHeadTriesTheOtherHeads) {
   EXPECT_EQ(heads, (std::vector<double>{0, 2}));
   e.fope_matrix = -1;
   for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeKvHeadOther);
-  c.heads = 1, c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
-  e.fope = std::make_shared<const FopeCoefficients>(c);
-  e.fope_matrix = 0;
+  e = fope_kv_head_expectation(1, 0);
   for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeKvHeadOther);
 }
 
