@@ -253,13 +253,7 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   // FoPE (models/fope.hpp): the checkpoint's coefficients make each pair's cos and sin (F2); without them the dump
   // cannot be checked.
   e.fope = fope_coefficients_for(e.rope, rope.plain, s.coefficients);
-  if (s.kv_head) {
-    if (!e.fope) {
-      throw InvalidArgument(error_msg("{0} chooses FoPE's key-value head: name a model with FoPE ({1} or {2})",
-                                      option_name("kv_head"), option_name("model"), option_name("config")));
-    }
-    e.fope_matrix = fope_kv_matrix(e.rope, *e.fope, *s.kv_head);
-  }
+  if (s.kv_head) e.fope_matrix = fope_kv_matrix(e.rope, e.fope.get(), *s.kv_head);  // refused without FoPE
   // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
   set_mode(e, s.mode, s.shift);
   return e;

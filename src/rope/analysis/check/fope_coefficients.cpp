@@ -37,13 +37,21 @@ std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& sp
   return nullptr;
 }
 
-long fope_kv_matrix(const RopeSpec& spec, const FopeCoefficients& c, long kv_head) {
-  const long kv_heads = spec.fope && spec.fope->kv_heads > 0 ? spec.fope->kv_heads : c.heads;
+long fope_kv_heads(const RopeSpec& spec, const FopeCoefficients& c) {
+  return spec.fope && spec.fope->kv_heads > 0 ? spec.fope->kv_heads : c.heads;
+}
+
+long fope_kv_matrix(const RopeSpec& spec, const FopeCoefficients* c, long kv_head) {
+  if (!c) {
+    throw InvalidArgument(error_msg("{0} chooses FoPE's key-value head: name a model with FoPE ({1} or {2})",
+                                    option_name("kv_head"), option_name("model"), option_name("config")));
+  }
+  const long kv_heads = fope_kv_heads(spec, *c);
   if (kv_head < 0 || kv_head >= kv_heads) {
     throw InvalidArgument(error_msg("{0} {1}: {2} has {3} key-value heads, 0 … {4}", option_name("kv_head"), kv_head,
                                     spec.name, kv_heads, kv_heads - 1));
   }
-  return c.heads == kv_heads ? kv_head : 0;  // (F4): its own matrix with fope_sep_head
+  return c->heads == kv_heads ? kv_head : 0;  // (F4): its own matrix with fope_sep_head
 }
 
 }  // namespace rope

@@ -54,9 +54,12 @@ FopeCheckpoint fope_checkpoint(const std::string& path);
 std::shared_ptr<const FopeCoefficients> fope_coefficients_for(const RopeSpec& spec, bool plain,
                                                               const FopeCheckpoint& checkpoint);
 
-/// The coefficients' matrix of key-value head `kv_head` of the FoPE model `spec` (models/fope.hpp (F4)): its own with
-/// fope_sep_head (the coefficients holding one matrix per key-value head), the one shared (0) otherwise.
-/// @throws InvalidArgument naming --kv-head, the model and its key-value heads when kv_head is not 0 … heads − 1.
-long fope_kv_matrix(const RopeSpec& spec, const FopeCoefficients& c, long kv_head);
+/// The key-value heads of the FoPE model `spec` whose coefficients are `c`: num_key_value_heads, else c's matrices.
+long fope_kv_heads(const RopeSpec& spec, const FopeCoefficients& c);
+
+/// The coefficients' matrix of key-value head `kv_head` (--kv-head) of the FoPE model `spec` (models/fope.hpp (F4)):
+/// its own with fope_sep_head (the coefficients holding one matrix per key-value head), the one shared (0) otherwise.
+/// @throws InvalidArgument naming --kv-head: for a model without FoPE (`c` null), or a head not 0 … heads − 1.
+long fope_kv_matrix(const RopeSpec& spec, const FopeCoefficients* c, long kv_head);
 
 }  // namespace rope

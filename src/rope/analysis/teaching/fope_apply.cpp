@@ -19,18 +19,14 @@ std::optional<FopeHead> fope_head(const ModelRope& rope, const FopeCheckpoint& c
                                   const std::optional<long>& kv_head) {
   std::shared_ptr<const FopeCoefficients> c = fope_coefficients_for(rope.spec, rope.plain, coefficients);
   if (!c) {
-    if (kv_head) {
-      throw InvalidArgument(error_msg("{0} chooses FoPE's key-value head: name a model with FoPE ({1} or {2})",
-                                      option_name("kv_head"), option_name("model"), option_name("config")));
-    }
+    if (kv_head) fope_kv_matrix(rope.spec, nullptr, *kv_head);  // refuses --kv-head without FoPE
     return std::nullopt;
   }
   FopeHead h;
   h.coefficients = c;
-  const FopeConfig& fope = *rope.spec.fope;
-  h.kv_heads = fope.kv_heads > 0 ? fope.kv_heads : c->heads;
+  h.kv_heads = fope_kv_heads(rope.spec, *c);
   h.kv_head = kv_head.value_or(0);
-  h.matrix = fope_kv_matrix(rope.spec, *c, h.kv_head);  // checks the head
+  h.matrix = fope_kv_matrix(rope.spec, c.get(), h.kv_head);  // checks the head
   return h;
 }
 
