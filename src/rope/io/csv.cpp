@@ -4,8 +4,6 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
-#include <system_error>
-#include <thread>
 #include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -67,6 +65,7 @@ void append_rows(const std::vector<const Eigen::VectorXd*>& columns, Eigen::Inde
   }
 }
 
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
 /// Rows a piece of the text holds when several threads format it (about 160 KB for two columns), and how many
 /// pieces may be formatted ahead of the one being written: the text held at once is bounded (about 2.6 MB for two
 /// columns) whatever the table's length (rope decay with 10^7 points).
@@ -114,49 +113,43 @@ void write_pieces(const std::vector<const Eigen::VectorXd*>& columns, Eigen::Ind
       changed.notify_all();
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) {
+  // The calling thread writes (and formats what no helper has claimed); the helpers on threads of their own
+  // (core/workers.hpp: a thread the system refuses leaves its pieces to the others).
+  run_workers(threads, [&](int t) {
+    if (t > 0) return helper();
     try {
-      pool.emplace_back(helper);
-    } catch (const std::system_error&) {  // no thread to be had: the calling thread formats the rest
-      break;
+      std::unique_lock<std::mutex> lock(m);
+      while (written < pieces && !failed) {
+        if (done[static_cast<std::size_t>(written)]) {  // the next piece in order: written, then freed
+          std::string piece = std::move(text[static_cast<std::size_t>(written)]);
+          lock.unlock();
+          write(piece);
+          lock.lock();
+          ++written;
+          changed.notify_all();
+        } else if (claimable()) {
+          const long p = claimed++;
+          lock.unlock();
+          format(p);
+          lock.lock();
+          done[static_cast<std::size_t>(p)] = 1;
+        } else {
+          changed.wait(lock);
+        }
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m);
+      if (!failed) failed = std::current_exception();
     }
-  }
-  const auto finish = [&] {
     {
       std::lock_guard<std::mutex> lock(m);
       stop = true;
     }
     changed.notify_all();
-    for (std::thread& t : pool) t.join();
-  };
-  try {
-    std::unique_lock<std::mutex> lock(m);
-    while (written < pieces && !failed) {
-      if (done[static_cast<std::size_t>(written)]) {  // the next piece in order: written, then freed
-        std::string piece = std::move(text[static_cast<std::size_t>(written)]);
-        lock.unlock();
-        write(piece);
-        lock.lock();
-        ++written;
-        changed.notify_all();
-      } else if (claimable()) {
-        const long p = claimed++;
-        lock.unlock();
-        format(p);
-        lock.lock();
-        done[static_cast<std::size_t>(p)] = 1;
-      } else {
-        changed.wait(lock);
-      }
-    }
-  } catch (...) {
-    finish();
-    throw;
-  }
-  finish();
+  });
   if (failed) std::rethrow_exception(failed);
 }
+#endif
 
 }  // namespace
 
@@ -179,7 +172,9 @@ void write_csv(const Table& table, const std::function<void(std::string_view)>& 
     return;
   }
   write(out);
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
   write_pieces(columns, rows, threads, write);
+#endif
 }
 
 std::string to_csv(const Table& table) {

@@ -691,7 +691,9 @@ double compare_position_fope(const Setup& u, const BlockShape& shape, const Axis
   std::vector<double> weight(static_cast<std::size_t>(K));
   for (int D = 0; D < K; ++D)
     weight[static_cast<std::size_t>(D)] = term[static_cast<std::size_t>(D)] - scale * 2 * u.eps_t + scale * K * u.eps_a;
-  for (long m = 0; m < c.heads; ++m) {
+  // The matrices the groups take: every one, or with --kv-head the one named.
+  const long first = u.fope_matrix >= 0 ? u.fope_matrix : 0, last = u.fope_matrix >= 0 ? u.fope_matrix + 1 : c.heads;
+  for (long m = first; m < last; ++m) {
     double* mc = fc.data() + static_cast<std::size_t>(m) * h;
     double* ms = fs.data() + static_cast<std::size_t>(m) * h;
     double* mt = ft.data() + static_cast<std::size_t>(m) * h;
