@@ -1,6 +1,8 @@
 #include "rope/models/grid_rope.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include "rope/core/constants.hpp"
 
 #include "rope/core/error.hpp"

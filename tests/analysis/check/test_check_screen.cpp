@@ -4,7 +4,7 @@
 // another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
 // kernel counts by the same vectorized loop after a thread's first failure: the counts, per group too, and the maxima
 // of the exact loop. The pair norms (N1) screened in the loop of (C1) (the passing path's one pass) give what two
-// separate passes give, bit for bit.
+// separate passes give, bit for bit; a variant compared for its counts alone counts what its own comparison counts.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -188,6 +188,48 @@ TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
   EXPECT_GT(both[1].norm_after2, 0);
 }
 
+/// A variant compared for its counts alone (ComparePass::counts_from: the variant a large dump's sample names, measured
+/// in the pass that compares the expectation) counts what a comparison of its own counts: failing, total, per group,
+/// and the values that are not finite numbers; a passing variant (the expectation again) and a failing one (the
+/// positions one ahead).
+TEST_P(CheckScreenFusedNorms, CountsAloneAreTheFullComparisonsCounts) {
+  const FusedNormsCase& c = GetParam();
+  const DumpVectors x = as_f32_dump(test::random_dump(600, 4, 32, 19));
+  DumpVectors y = as_f32_dump(test::rotate_dump(x, c.half, 32, kDefaultBase));
+  for (long s = 0; s < x.seq; ++s) {
+    for (int ch = 0; ch < 32; ++ch) {
+      double& v = y.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)];
+      v = static_cast<double>(static_cast<float>(v * c.head_scale));
+    }
+  }
+  if (c.nan) y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
+  RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
+  e.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
+  std::vector<AxisPosition> positions;
+  for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
+  Variant expected;
+  expected.spec = e;
+  Variant norms = expected;
+  norms.norms = true;
+  Variant ahead = expected;
+  ahead.position_offset = 1;
+  const MemorySource source(x, y);
+  for (const Variant& measured : {expected, ahead}) {
+    ComparePass pass;
+    pass.norms_as_previous = true;
+    pass.counts_from = 2;
+    const std::vector<DumpComparison> all = source.compare(0, positions, {expected, norms, measured}, pass);
+    ASSERT_EQ(all.size(), 3u);
+    const DumpComparison want = source.compare(0, positions, {measured}).front();
+    EXPECT_EQ(all[2].failing, want.failing);
+    EXPECT_EQ(all[2].total, want.total);
+    EXPECT_EQ(all[2].group_failing, want.group_failing);
+    EXPECT_EQ(all[2].after_non_finite.count, want.after_non_finite.count);
+    EXPECT_EQ(all[2].passed(), want.passed());
+    expect_same_comparison(all[0], source.compare(0, positions, {expected}).front());  // the others as before
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
                          ::testing::Values(FusedNormsCase{"half_passes", true, 0, 1, false},
                                            FusedNormsCase{"interleaved_passes", false, 0, 1, false},
@@ -228,6 +270,16 @@ TEST_P(CheckScreenCount, AnElementAtItsToleranceGoesToTheExactLoop) {
   }
   EXPECT_EQ(q[1], 0.0);
   EXPECT_EQ(sx[0], 25.0);
+  // Without (N1) (a diagnosis's variants): the same verdict, count and q.
+  double q2[4] = {}, cq2[4] = {};
+  int fails2 = -1;
+  const bool certain =
+      count_screen_vector(ScreenPairs{BlockElement::F64, false, 2, 1.0}, cs, sn, kt2, x, y, q2, cq2, &fails2);
+  EXPECT_EQ(certain, c.certain);
+  if (c.certain) {
+    EXPECT_EQ(fails2, c.fails);
+  }
+  for (int k = 0; k < 4; ++k) EXPECT_TRUE(q2[k] == q[k] || (std::isnan(q2[k]) && std::isnan(q[k]))) << k;
 }
 
 INSTANTIATE_TEST_SUITE_P(Errors, CheckScreenCount,
@@ -241,6 +293,40 @@ INSTANTIATE_TEST_SUITE_P(Errors, CheckScreenCount,
                          [](const ::testing::TestParamInfo<CountScreenCase>& info) {
                            return std::string(info.param.name);
                          });
+
+/// screen_passes (the verdict alone, for a variant measured for its counts) on the vector of CheckScreenCount's table:
+/// true only where every element's q lies below 1 − 2^−10, the screen's own bound; an element closer to its tolerance,
+/// failing or not a number, and a pair of norm 0, leave the vector to the exact loop.
+struct PassesCase {
+  const char* name;
+  double x0, delta;
+  bool passes;
+};
+
+class CheckScreenPasses : public ::testing::TestWithParam<PassesCase> {};
+
+TEST_P(CheckScreenPasses, TrueOnlyBelowTheScreensBound) {
+  const PassesCase& c = GetParam();
+  const double x[4] = {c.x0, 1, 4 * c.x0 / 3, 0};  // pair 0 (x0, 4·x0/3): norm 5·x0/3, tolerance 5·x0/3 (kt2 = 1)
+  const double y[4] = {c.x0 + c.delta, 1, 4 * c.x0 / 3, 0};
+  const double cs[2] = {1, 1}, sn[2] = {0, 0}, kt2[2] = {1, 1};
+  EXPECT_EQ(screen_passes(ScreenPairs{BlockElement::F64, false, 2, 1.0}, cs, sn, kt2, x, y), c.passes);
+  // Where it passes, the exact loop's verdict is a pass (q of screen_vector below 1), and the screen's too.
+  if (c.passes) {
+    double q[4] = {}, cq[4] = {};
+    EXPECT_TRUE(screen_vector(ScreenPairs{BlockElement::F64, false, 2, 1.0}, cs, sn, kt2, x, y, q, cq));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Errors, CheckScreenPasses,
+                         ::testing::Values(PassesCase{"exact", 3, 0, true}, PassesCase{"a_fifth", 3, 1, true},
+                                           PassesCase{"below_by_2e_3", 3, 5 * (1 - 2e-3), true},
+                                           PassesCase{"within_2e_4_of_it", 3, 5 * (1 - 2e-4), false},
+                                           PassesCase{"at_its_tolerance", 3, 5, false},
+                                           PassesCase{"fails", 3, 10, false},
+                                           PassesCase{"not_a_number", 3, std::nan(""), false},
+                                           PassesCase{"norm_0", 0, 0, false}),
+                         [](const ::testing::TestParamInfo<PassesCase>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace rope

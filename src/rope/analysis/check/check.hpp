@@ -378,6 +378,11 @@ struct ComparePass {
   /// Each Variant::norms variant turns every index as the variant before it in the list does (check_source's
   /// expected variant and its pair norms, made from one expectation): the cos and sin computed for that one serve it.
   bool norms_as_previous = false;
+  /// The variants from this index on are compared for their counts alone (failing, total, group_failing and the
+  /// values that are not finite): a variant measured over a whole range after a sample named it (check_sample.hpp).
+  /// Their maxima, position ratios and first failure are not computed (what the exact path records of a failing
+  /// vector aside).
+  std::size_t counts_from = static_cast<std::size_t>(-1);
 };
 
 /// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces

@@ -452,11 +452,24 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   by_norm.norms = true;
   ComparePass together;
   together.norms_as_previous = true;
+  // A large range's diagnosis is made on a sample (check_sample.hpp), predicted before this pass: the variant it
+  // names is compared in this pass too, for its counts (its share of the whole range) alone.
+  const bool sampled =
+      !source.sampled() && diagnosed_on_sample(static_cast<long>(positions.size()), source.groups(), source.d());
+  std::optional<SampleDiagnosis> predicted =
+      sampled ? predicted_diagnosis(source, start, positions, expected) : std::nullopt;
   // FoPE's pairs are scaled rotations (models/fope.hpp (F4)): (N1) does not hold, and (C1) alone compares them.
-  std::vector<DumpComparison> first =
-      expected.fope
-          ? source.compare(start, positions, {variant_of(VariantKind::Expected, expected)})
-          : source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
+  std::vector<Variant> compared{variant_of(VariantKind::Expected, expected)};
+  if (!expected.fope) compared.push_back(by_norm);
+  ComparePass pass = expected.fope ? ComparePass{} : together;
+  pass.counts_from = compared.size();
+  if (predicted && predicted->named) compared.push_back(*predicted->named);
+  std::vector<DumpComparison> first = source.compare(start, positions, compared, pass);
+  std::optional<DumpComparison> measured;
+  if (compared.size() > pass.counts_from) {
+    measured = std::move(first.back());
+    first.pop_back();
+  }
   report.comparison = std::move(first[0]);
   if (expected.fope) first.emplace_back();  // no norm failing: passed
   const DumpComparison& norms = first[1];
@@ -480,9 +493,9 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   }
   refuse_non_finite_before(report.comparison, positions);
   if (report.comparison.passed()) return report;
-  if (!source.sampled() && report.comparison.after_non_finite.count == 0 &&
-      diagnosed_on_sample(static_cast<long>(positions.size()), source.groups(), source.d())) {
-    return diagnose_on_sample(source, start, positions, expected, std::move(report));  // a large dump
+  if (sampled && report.comparison.after_non_finite.count == 0) {  // a large dump
+    return diagnose_on_sample(source, start, positions, expected, std::move(report), std::move(predicted),
+                              measured ? &*measured : nullptr);
   }
   if (screen_failing(report, source, start, positions)) return report;
   CheckDiagnosis& dg = report.diagnosis;

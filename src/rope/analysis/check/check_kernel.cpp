@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -394,6 +395,9 @@ struct Tables {
 /// A thread's scratch for one position.
 struct PositionScratch {
   std::vector<double> pair_max, q, cq, x, y;
+  std::vector<double> near;  ///< per channel, the q from which an element is recomputed exactly (compare_position)
+  std::vector<int> rising;   ///< the channels whose maximum an element of the position may raise
+  std::vector<unsigned char> reaching;  ///< a vector's channels whose q reaches their threshold
   std::vector<char> screened;
   /// (N1)'s screen: a·‖(cos, sin)‖ and its square w2 of each pair; the sums of FusedNorms.
   std::vector<double> norm_q, norm_w2, norm_sums;
@@ -440,7 +444,7 @@ struct FusedNorms {
 /// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
 /// vector, and one the screen flags, is checked by compare_vector.
 double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
-                        long s0, Tally& t, PositionScratch& w, FusedNorms* norms = nullptr) {
+                        long s0, Tally& t, PositionScratch& w, FusedNorms* norms = nullptr, bool counts_only = false) {
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
@@ -518,8 +522,28 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
                                                         sums, sums + h);
       screened = (both & 1) != 0;
       norms->passed = t.counting ? add_screened_norms(sp, norms->bounds, x, y, sums, sums + h) : (both & 2) != 0;
+    } else if (counts_only && !t.counting) {  // the verdict alone: a passing vector leaves no q to fold
+      if (screen_passes(sp, tb.cs, tb.sn, tb.kt2, x, y)) {
+        t.total += u.d;
+        continue;
+      }
+      dirty = true;
+      const long failing = t.failing;
+      exact_vector(g);
+      t.counting = t.first_seq >= 0 && t.failing > failing;
+      continue;
+    } else if (t.counting) {  // the counting path without (N1): (C1) counted from the screen's q where certain
+      int fails = 0;
+      if (count_screen_vector(sp, tb.cs, tb.sn, tb.kt2, x, y, q, w.cq.data(), &fails)) {
+        w.screened[static_cast<std::size_t>(g)] = 1;
+        t.failing += fails;
+        t.group_failing[static_cast<std::size_t>(g)] += fails;
+        t.total += u.d;
+        t.counting = fails > 0;
+        continue;
+      }
     } else {
-      screened = !t.counting && screen_vector(sp, tb.cs, tb.sn, tb.kt2, x, y, q, w.cq.data());
+      screened = screen_vector(sp, tb.cs, tb.sn, tb.kt2, x, y, q, w.cq.data());
     }
     if (screened) {
       w.screened[static_cast<std::size_t>(g)] = 1;
@@ -538,23 +562,50 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       for (std::size_t c = 0; c < dd; ++c) w.cq[c] = std::max(w.cq[c], w.q[static_cast<std::size_t>(g) * dd + c]);
     }
   }
+  if (counts_only) return pmax;                                           // no maxima kept
   const double top = screen_largest(w.cq.data(), static_cast<long>(dd));  // the screen's largest q at this position
+  // Each channel's threshold: an element can raise the position's maximum or its channel's only if its q reaches the
+  // floor, and only the channel's largest q at this position, and those within the margin of it, can hold its largest
+  // ratio (a failing dump's channel maxima rise at most positions: every element above the last maximum is not
+  // needed). A screened vector's q is finite, so that an infinite threshold skips the channel.
+  w.near.resize(dd);
+  w.rising.clear();
   for (std::size_t c = 0; c < dd; ++c) {
-    double& best = t.channel[static_cast<std::size_t>(u.off) + c];
-    // An element can raise the position's maximum or its channel's only if its q reaches this.
+    const double best = t.channel[static_cast<std::size_t>(u.off) + c];
     const double floor = std::min(top, best * best) * (1 - kScreenMargin);
-    if (!(w.cq[c] > 0 && w.cq[c] >= floor)) continue;
-    // Only the channel's largest q at this position, and those within the margin of it, can hold its largest ratio
-    // (a failing dump's channel maxima rise at most positions: every element above the last maximum is not needed).
-    const double near = std::max(floor, w.cq[c] * (1 - kScreenMargin));
+    const bool rises = w.cq[c] > 0 && w.cq[c] >= floor;
+    w.near[c] = rises ? std::max(floor, w.cq[c] * (1 - kScreenMargin)) : INFINITY;
+    if (rises) w.rising.push_back(static_cast<int>(c));
+  }
+  const auto recompute = [&](long g, std::size_t c) {
+    const long v = ((s - s0) * groups + g) * d + u.off;
+    const double r = screen_exact_ratio(sp, k, tb.cs, tb.sn, tb.term, element_at(view.before, view.type, v),
+                                        element_at(view.after, view.type, v), static_cast<int>(c));
+    double& best = t.channel[static_cast<std::size_t>(u.off) + c];
+    best = std::max(best, r);
+    pmax = std::max(pmax, r);
+  };
+  if (w.rising.size() * 8 <= dd) {  // a few channels (a passing dump's): each one's q across the vectors
+    for (const int ci : w.rising) {
+      const auto c = static_cast<std::size_t>(ci);
+      for (long g = 0; g < groups; ++g) {
+        const double q = w.q[static_cast<std::size_t>(g) * dd + c];
+        if (w.screened[static_cast<std::size_t>(g)] && q > 0 && q >= w.near[c]) recompute(g, c);
+      }
+    }
+  } else {  // many (a failing dump's): vector by vector, each vector's q against the thresholds at once
+    w.reaching.assign((dd + 7) / 8 * 8, 0);  // whole words of 8 flags, the tail's 0
     for (long g = 0; g < groups; ++g) {
-      const double q = w.q[static_cast<std::size_t>(g) * dd + c];
-      if (!w.screened[static_cast<std::size_t>(g)] || !(q > 0 && q >= near)) continue;
-      const long v = ((s - s0) * groups + g) * d + u.off;
-      const double r = screen_exact_ratio(sp, k, tb.cs, tb.sn, tb.term, element_at(view.before, view.type, v),
-                                          element_at(view.after, view.type, v), static_cast<int>(c));
-      best = std::max(best, r);
-      pmax = std::max(pmax, r);
+      if (!w.screened[static_cast<std::size_t>(g)] ||
+          !screen_reaching(&w.q[static_cast<std::size_t>(g) * dd], w.near.data(), static_cast<long>(dd),
+                           w.reaching.data())) {
+        continue;
+      }
+      for (std::size_t c0 = 0; c0 < dd; c0 += 8) {  // 8 flags at once: most are 0
+        std::uint64_t word;
+        std::memcpy(&word, &w.reaching[c0], 8);
+        for (; word != 0; word &= word - 1) recompute(g, c0 + static_cast<std::size_t>(__builtin_ctzll(word)) / 8);
+      }
     }
   }
   return pmax;
@@ -866,8 +917,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
               norms.bounds = ns.bounds;
               screen_norms = ns.on;
             }
-            const double pmax =
-                compare_position(u, shape, tables, view, s, s0, tally[k], scratch, screen_norms ? &norms : nullptr);
+            const double pmax = compare_position(u, shape, tables, view, s, s0, tally[k], scratch,
+                                                 screen_norms ? &norms : nullptr, k >= pass.counts_from && !with_norms);
             pos[s] = pmax;  // each index belongs to one block: no other thread writes it
             tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
             if (with_norms)

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "rope/core/error.hpp"
+
 namespace rope {
 
 bool diagnosed_on_sample(long length, long groups, int d) {
@@ -49,6 +51,62 @@ std::vector<std::pair<long, long>> failing_sample(const Eigen::VectorXd& ratio, 
   return out;
 }
 
+std::vector<std::pair<long, long>> predicted_sample(const std::vector<AxisPosition>& positions, long per_index) {
+  // The indices RoPE turns: a wrong frequency, base, scaling or position fails at every one of them, and RoPE at
+  // position 0 is the identity whatever its frequencies.
+  Eigen::VectorXd turned(static_cast<Eigen::Index>(positions.size()));
+  for (std::size_t s = 0; s < positions.size(); ++s)
+    turned[static_cast<Eigen::Index>(s)] = positions[s].max_abs() != 0 ? 2.0 : 0.0;
+  return failing_sample(turned, per_index);
+}
+
+SampleDiagnosis diagnose_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& expected, std::vector<std::pair<long, long>> ranges) {
+  const SampledSource sample(source, ranges);
+  SampleDiagnosis out{std::move(ranges), check_source(sample, start, positions, expected), std::nullopt, 0};
+  const CheckDiagnosis& dg = out.report.diagnosis;
+  const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
+  if (const Variant* v = kind ? sample.named(*kind, dg) : nullptr) out.named = *v;
+  out.indices = sample.indices();
+  return out;
+}
+
+std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, long start,
+                                                   const std::vector<AxisPosition>& positions,
+                                                   const RopeExpectation& expected) {
+  std::vector<std::pair<long, long>> ranges = predicted_sample(positions, source.groups() * source.d());
+  if (ranges.empty()) return std::nullopt;
+  try {
+    SampleDiagnosis d = diagnose_sample(source, start, positions, expected, std::move(ranges));
+    if (d.report.comparison.passed()) return std::nullopt;
+    return d;
+  } catch (const InvalidArgument&) {  // the whole pass says it, of the first such value
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+/// Whether two variants of one expectation, built by diagnoses of two samples of one range, are the same: the row
+/// and every parameter a row's builder or a search takes from the dump (found, restarts, and the fields they set).
+bool same_variant(const Variant& a, const Variant& b) {
+  return a.kind == b.kind && a.found == b.found && a.restarts == b.restarts && a.norms == b.norms &&
+         a.position_offset == b.position_offset && a.angle_type == b.angle_type && a.table_type == b.table_type &&
+         a.sequence_index == b.sequence_index && a.fast_math == b.fast_math && a.dump_type == b.dump_type &&
+         a.swap_hw == b.swap_hw && a.reversed == b.reversed && a.partner == b.partner &&
+         a.cache_length == b.cache_length && a.cache_wraps == b.cache_wraps && a.t_for_all == b.t_for_all &&
+         a.axis_shift == b.axis_shift && a.heads_mixed == b.heads_mixed && a.batch_axes == b.batch_axes &&
+         a.text_rows_as_axes == b.text_rows_as_axes && a.text_rows == b.text_rows && a.text_offset == b.text_offset &&
+         a.angle_chain_units == b.angle_chain_units && a.axis_offset == b.axis_offset && a.zero == b.zero &&
+         a.group_offset == b.group_offset && a.spec.theta().size() == b.spec.theta().size() &&
+         a.spec.theta() == b.spec.theta() && a.spec.attention_factor() == b.spec.attention_factor() &&
+         a.spec.rope.layout == b.spec.rope.layout && a.spec.rope.rotary_offset == b.spec.rope.rotary_offset &&
+         a.spec.angles == b.spec.angles && a.spec.mode == b.spec.mode && a.spec.shift == b.spec.shift &&
+         a.spec.shift_magnitude == b.spec.shift_magnitude;
+}
+
+}  // namespace
+
 SampledSource::SampledSource(const DumpSource& whole, std::vector<std::pair<long, long>> ranges)
     : whole_(whole), ranges_(std::move(ranges)) {}
 
@@ -76,17 +134,25 @@ const Variant* SampledSource::named(VariantKind kind, const CheckDiagnosis& d) c
 }
 
 CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
-                               const RopeExpectation& expected, CheckReport whole) {
-  const SampledSource sample(source, failing_sample(whole.comparison.position_ratio, source.groups() * source.d()));
-  CheckReport r = check_source(sample, start, positions, expected);
+                               const RopeExpectation& expected, CheckReport whole,
+                               std::optional<SampleDiagnosis> predicted, const DumpComparison* measured) {
+  std::vector<std::pair<long, long>> ranges =
+      failing_sample(whole.comparison.position_ratio, source.groups() * source.d());
+  const std::optional<Variant> measured_variant = predicted && measured != nullptr ? predicted->named : std::nullopt;
+  // The sample's diagnosis: the predicted one where the sample is the predicted one (the same computation).
+  const bool as_predicted = predicted && predicted->ranges == ranges;
+  SampleDiagnosis sampled =
+      as_predicted ? std::move(*predicted) : diagnose_sample(source, start, positions, expected, std::move(ranges));
+  CheckReport& r = sampled.report;
   CheckDiagnosis& dg = r.diagnosis;
   CheckDiagnosis::Sample size;
-  size.indices = sample.indices();
+  size.indices = sampled.indices;
   size.elements = size.indices * source.groups() * source.d();
   const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
-  const Variant* v = kind ? sample.named(*kind, dg) : nullptr;
-  if (v != nullptr) {  // measured over the whole range: one pass
-    const DumpComparison all = source.compare(start, positions, {*v}).front();
+  const std::optional<Variant>& v = sampled.named;
+  if (v) {  // measured over the whole range: in the pass that found it failing, or one more
+    const bool known = measured_variant && same_variant(*v, *measured_variant);
+    const DumpComparison all = known ? *measured : source.compare(start, positions, {*v}).front();
     size.explained = all.total - all.failing;
     size.total = all.total;
     const double share =
@@ -119,7 +185,7 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
   r.comparison = std::move(whole.comparison);
   r.element_ratio = whole.element_ratio, r.norm_ratio = whole.norm_ratio;  // the whole dump's tests, as comparison
   r.comparison_is_norms = whole.comparison_is_norms;
-  return r;
+  return std::move(r);
 }
 
 CheckReport diagnose_segment_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,

@@ -4,10 +4,12 @@
 /// restarts, a base measured where the dump departs) runs on a bounded sample of them, in which every failing run
 /// of indices is represented (the start of each, or of as many as the sample holds, evenly spread), and every
 /// group (head, batch × heads) of each sampled index; the variant the sample names is then measured over the whole
-/// range in one more pass, which confirms it or gives its share. A failing check of any size thus costs about two
-/// passes over its dumps.
+/// range, which confirms it or gives its share. Where the dump fails at every index RoPE turns, its sample is known
+/// before the pass over the whole (predicted_sample): its diagnosis is then made first, and the variant it names
+/// compared in that pass beside the expectation, so that a failing check reads its dumps once; otherwise twice.
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,32 @@ bool diagnosed_on_sample(long length, long groups, int d);
 /// indices (of half the windows, evenly chosen, the first and the last among them, when there are more runs), the
 /// others spread evenly over the failing indices. Empty when no index fails.
 std::vector<std::pair<long, long>> failing_sample(const Eigen::VectorXd& ratio, long per_index);
+
+/// The sample failing_sample takes of a range that fails at every index RoPE turns (every position but 0: a wrong
+/// base, frequency, scaling or position), for `per_index` elements an index: what the sample of such a dump will be,
+/// known before its pass over the whole range. Empty when every position is 0.
+std::vector<std::pair<long, long>> predicted_sample(const std::vector<AxisPosition>& positions, long per_index);
+
+/// A failing range's diagnosis on a sample (check_source on a SampledSource of `ranges`): the report, and the variant
+/// it names (its match, or its closest) as compared there, to be measured over the whole range.
+struct SampleDiagnosis {
+  std::vector<std::pair<long, long>> ranges;
+  CheckReport report;
+  std::optional<Variant> named;
+  long indices = 0;  ///< sequence indices in the sample
+};
+
+SampleDiagnosis diagnose_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& expected, std::vector<std::pair<long, long>> ranges);
+
+/// The diagnosis on predicted_sample, taken before the range's pass over the whole (issue 78: a failing check reads
+/// its dumps once): the variant it names is compared in that pass beside the expectation, for its counts; and where the
+/// range's failing indices give that very sample, it is the diagnosis (diagnose_on_sample), the same computation. None
+/// when the sample passes, or is refused (a value before RoPE that is not finite: the whole pass refuses it, naming the
+/// first).
+std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, long start,
+                                                   const std::vector<AxisPosition>& positions,
+                                                   const RopeExpectation& expected);
 
 /// A source whose comparisons visit a sample of another's range only (ComparePass::only), and which keeps the
 /// variants it was asked to compare, so that the one a diagnosis names can be measured over the whole range.
@@ -72,8 +100,13 @@ class SampledSource final : public DumpSource {
 /// with the expected variant failing): check_source on a SampledSource, then the variant named (matched, or the
 /// closest) compared over the whole range: a match it does not confirm becomes the closest, with its share of the
 /// whole. The report's comparison is the whole range's; diagnosis.sample and a note say what was sampled.
+/// `predicted`: predicted_diagnosis's, taken before the whole range's pass, and `measured` that pass's counts of the
+/// variant it named (ComparePass::counts_from): the sample's diagnosis is not made again where its sample is the
+/// predicted one, and the variant named is not measured again where it is the one measured.
 CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
-                               const RopeExpectation& expected, CheckReport whole);
+                               const RopeExpectation& expected, CheckReport whole,
+                               std::optional<SampleDiagnosis> predicted = std::nullopt,
+                               const DumpComparison* measured = nullptr);
 
 /// A failing segment's own diagnosis on a sample of it (check_segments, for a segment as large as
 /// diagnosed_on_sample says): `ratio` the whole dump's largest ratio per index of the segment; the variant named is

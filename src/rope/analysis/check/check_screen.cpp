@@ -23,6 +23,22 @@ inline double load(const std::uint16_t* p, long i) {  // bfloat16: the high half
   return static_cast<double>(f);
 }
 
+/// The verdicts of (C1) from a vector's q (2·half of them, in cache): failing above 1 + kScreenMargin, passing below
+/// 1 − kScreenMargin, uncertain between (or NaN, or not below 10^300). The margin is the screen's for the maxima, 2^18
+/// times q's own error: a vector is uncertain only with an element within 10^−9 of its tolerance. Returns whether
+/// every verdict is certain; *fails the failing count.
+inline bool count_from_q(int half, const double* __restrict q, int* fails) {
+  int failing = 0, bad = 0;
+  for (int c = 0; c < 2 * half; ++c) {
+    const double v = q[c];
+    const int f = static_cast<int>(v > 1 + kScreenMargin);
+    failing += f;
+    bad |= (static_cast<int>(!(v < 1 - kScreenMargin)) & (f ^ 1)) | static_cast<int>(!(v < 1e300));
+  }
+  *fails = failing;
+  return bad == 0;
+}
+
 /// Pair i: (x[i·Step], x[i·Step + Other]) with Step 1, Other = half (half form) or Step 2, Other 1 (interleaved).
 template <int Step, class E>
 inline bool screen(int half, double a, const double* cs, const double* sn, const double* kt2, const E* __restrict x,
@@ -45,6 +61,39 @@ inline bool screen(int half, double a, const double* cs, const double* sn, const
   }
   return bad == 0;
 }
+
+/// screen's verdict alone (screen_passes): nothing stored, and q < 1 − 2^−10 tested as d² < (1 − 2^−10)·‖x‖²·kt2,
+/// without the division (the two differ by a few roundings, far inside the screen's margin).
+template <int Step, class E>
+inline bool passes(int half, double a, const double* cs, const double* sn, const double* kt2, const E* __restrict x,
+                   const E* __restrict y) {
+  const int other = Step == 1 ? half : 1;
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib);
+    const double n2 = x1 * x1 + x2 * x2;
+    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
+    const double limit = (1 - 0x1p-10) * (n2 * kt2[i]);
+    bad |= static_cast<int>(!(da * da < limit)) | static_cast<int>(!(db * db < limit)) |
+           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+  }
+  return bad == 0;
+}
+
+#define ROPE_PASSES(name, step, E)                                                                          \
+  ROPE_CLONES bool name(int h, double a, const double* cs, const double* sn, const double* kt2, const E* x, \
+                        const E* y) {                                                                       \
+    return passes<step>(h, a, cs, sn, kt2, x, y);                                                           \
+  }
+ROPE_PASSES(passes_half_f64, 1, double)
+ROPE_PASSES(passes_half_f32, 1, float)
+ROPE_PASSES(passes_half_bf16, 1, std::uint16_t)
+ROPE_PASSES(passes_inter_f64, 2, double)
+ROPE_PASSES(passes_inter_f32, 2, float)
+ROPE_PASSES(passes_inter_bf16, 2, std::uint16_t)
+#undef ROPE_PASSES
 
 ROPE_CLONES bool screen_half_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
                                  const double* x, const double* y, double* q, double* cq) {
@@ -247,18 +296,9 @@ inline int count_screen_and_norms(int half, double a, const double* cs, const do
                 static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
     sy[i] += ny2, sx[i] += nx2;
   }
-  // The verdicts from q, in a loop of their own over the vector's q (in cache): failing above 1 + kScreenMargin,
-  // passing below 1 − kScreenMargin, uncertain between (or NaN, or not below 10^300). The margin is the screen's for
-  // the maxima, 2^18 times q's own error: a vector is uncertain only with an element within 10^−9 of its tolerance.
-  int failing = 0;
-  for (int c = 0; c < 2 * half; ++c) {
-    const double v = q[c];
-    const int f = static_cast<int>(v > 1 + kScreenMargin);
-    failing += f;
-    bad |= (static_cast<int>(!(v < 1 - kScreenMargin)) & (f ^ 1)) | static_cast<int>(!(v < 1e300));
-  }
-  *fails = failing;
-  return (bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
+  // The verdicts from q, in a loop of their own over the vector's q (in cache).
+  const bool certain = count_from_q(half, q, fails);
+  return (certain && bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
 }
 
 #define ROPE_COUNT_SCREEN(name, step, E)                                                                            \
@@ -273,6 +313,43 @@ ROPE_COUNT_SCREEN(count_inter_f64, 2, double)
 ROPE_COUNT_SCREEN(count_inter_f32, 2, float)
 ROPE_COUNT_SCREEN(count_inter_bf16, 2, std::uint16_t)
 #undef ROPE_COUNT_SCREEN
+
+/// count_screen_and_norms without the norms (count_screen_vector): screen's q and cq, bit for bit, and the verdicts
+/// from q. True when every verdict is certain and the norm of x in [10^−200, 10^200].
+template <int Step, class E>
+inline bool count_screen(int half, double a, const double* cs, const double* sn, const double* kt2,
+                         const E* __restrict x, const E* __restrict y, double* __restrict q, double* __restrict cq,
+                         int* fails) {
+  const int other = Step == 1 ? half : 1;
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {  // screen's loop, the norms of x alone checked
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib);
+    const double n2 = x1 * x1 + x2 * x2;
+    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
+    const double inv = 1.0 / (n2 * kt2[i]);
+    const double qa = da * da * inv, qb = db * db * inv;
+    bad |= static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    q[ia] = qa, q[ib] = qb;
+    cq[ia] = std::max(cq[ia], qa);
+    cq[ib] = std::max(cq[ib], qb);
+  }
+  return count_from_q(half, q, fails) && bad == 0;
+}
+
+#define ROPE_COUNT_ONLY(name, step, E)                                                                      \
+  ROPE_CLONES bool name(int h, double a, const double* cs, const double* sn, const double* kt2, const E* x, \
+                        const E* y, double* q, double* cq, int* fails) {                                    \
+    return count_screen<step>(h, a, cs, sn, kt2, x, y, q, cq, fails);                                       \
+  }
+ROPE_COUNT_ONLY(count_only_half_f64, 1, double)
+ROPE_COUNT_ONLY(count_only_half_f32, 1, float)
+ROPE_COUNT_ONLY(count_only_half_bf16, 1, std::uint16_t)
+ROPE_COUNT_ONLY(count_only_inter_f64, 2, double)
+ROPE_COUNT_ONLY(count_only_inter_f32, 2, float)
+ROPE_COUNT_ONLY(count_only_inter_bf16, 2, std::uint16_t)
+#undef ROPE_COUNT_ONLY
 
 /// norms, the squares added to sy, sx (add_screened_norms).
 template <int Step, class E>
@@ -338,6 +415,30 @@ bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, con
   const auto* by = static_cast<const std::uint16_t*>(y);
   return p.interleaved ? screen_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq)
                        : screen_half_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq);
+}
+
+bool screen_passes(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                   const void* y) {
+  switch (p.type) {
+    case BlockElement::F64: {
+      const auto* ex = static_cast<const double*>(x);
+      const auto* ey = static_cast<const double*>(y);
+      return p.interleaved ? passes_inter_f64(p.half, p.a, cs, sn, kt2, ex, ey)
+                           : passes_half_f64(p.half, p.a, cs, sn, kt2, ex, ey);
+    }
+    case BlockElement::F32: {
+      const auto* ex = static_cast<const float*>(x);
+      const auto* ey = static_cast<const float*>(y);
+      return p.interleaved ? passes_inter_f32(p.half, p.a, cs, sn, kt2, ex, ey)
+                           : passes_half_f32(p.half, p.a, cs, sn, kt2, ex, ey);
+    }
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? passes_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by)
+                       : passes_half_bf16(p.half, p.a, cs, sn, kt2, bx, by);
 }
 
 double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
@@ -442,6 +543,40 @@ int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn,
   const auto* by = static_cast<const std::uint16_t*>(y);
   return p.interleaved ? count_inter_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails)
                        : count_half_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails);
+}
+
+bool count_screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                         const void* y, double* q, double* cq, int* fails) {
+  switch (p.type) {
+    case BlockElement::F64: {
+      const auto* ex = static_cast<const double*>(x);
+      const auto* ey = static_cast<const double*>(y);
+      return p.interleaved ? count_only_inter_f64(p.half, p.a, cs, sn, kt2, ex, ey, q, cq, fails)
+                           : count_only_half_f64(p.half, p.a, cs, sn, kt2, ex, ey, q, cq, fails);
+    }
+    case BlockElement::F32: {
+      const auto* ex = static_cast<const float*>(x);
+      const auto* ey = static_cast<const float*>(y);
+      return p.interleaved ? count_only_inter_f32(p.half, p.a, cs, sn, kt2, ex, ey, q, cq, fails)
+                           : count_only_half_f32(p.half, p.a, cs, sn, kt2, ex, ey, q, cq, fails);
+    }
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? count_only_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq, fails)
+                       : count_only_half_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq, fails);
+}
+
+ROPE_CLONES bool screen_reaching(const double* q, const double* near, long n, unsigned char* flags) {
+  unsigned char any = 0;
+  for (long c = 0; c < n; ++c) {  // branch-free, so that the compiler vectorizes it
+    const auto f = static_cast<unsigned char>(static_cast<int>(q[c] > 0) & static_cast<int>(q[c] >= near[c]));
+    flags[c] = f;
+    any |= f;
+  }
+  return any != 0;
 }
 
 double screen_largest(const double* q, long n) {

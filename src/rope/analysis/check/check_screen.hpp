@@ -32,6 +32,12 @@ struct ScreenPairs {
 bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
                    const void* y, double* q, double* cq);
 
+/// screen_vector's verdict alone, for a comparison that counts failures and keeps no maxima (ComparePass::
+/// counts_from): true when every element certainly passes (q < 1 − 2^−10, tested without q) and the norm of each pair
+/// of x lies in [10^−200, 10^200]; nothing is written.
+bool screen_passes(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                   const void* y);
+
 /// The exact ratio of (C1) of rotated channel c (0 … 2·half − 1, channel order) of the vector: the operations of
 /// the kernel's exact loop, `k` = κ·a, `term` the angle terms T_i.
 double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
@@ -83,6 +89,15 @@ bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x
 /// checked element by element. Bit 2 as screen_vector_norms's.
 int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const NormBounds& b,
                        const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails);
+
+/// count_screen_norms without (N1): the counting path of a failing vector of a variant compared without its pair
+/// norms (a diagnosis's variants). Returns true when every element's verdict is certain from its q, as
+/// count_screen_norms's bit 1: *fails is then the exact loop's count.
+bool count_screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                         const void* y, double* q, double* cq, int* fails);
+
+/// flags[c] = 1 where q[c] > 0 and q[c] ≥ near[c], else 0, for c in [0, n); returns whether any is 1.
+bool screen_reaching(const double* q, const double* near, long n, unsigned char* flags);
 
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);

@@ -132,7 +132,7 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
   };
   const long block = raw_ ? kRawBlockBytes / static_cast<long>(before_.header().bytes) : kStreamBlockElements;
   return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, block),
-                        progress_ ? &progress_ : nullptr, pass);
+                        progress_ && pass.only.empty() ? &progress_ : nullptr, pass);  // a sample is no pass
 }
 
 std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& indices, long groups) const {

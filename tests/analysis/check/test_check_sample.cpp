@@ -1,0 +1,144 @@
+// A large failing check (rope/analysis/check/check_sample.hpp) reads its dumps once where it fails at every index RoPE
+// turns (issue 78): the sample's diagnosis is made before the pass over the whole, on the sample that the failing
+// indices will give, and the variant it names is compared in that pass. The diagnosis is the one the sample of the
+// failing indices gives when made after the pass (what check did before), field by field; a dump whose failures begin
+// later reads its dumps twice and says the same. Dumps of 1040 × 32 × 128 elements (2^22 and more: diagnosed on a
+// sample), rotated here by std::polar (analysis/dumps/test_dump_fixtures.hpp), not by rope's kernels.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "analysis/dumps/test_dump_fixtures.hpp"
+#include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/check_sample.hpp"
+#include "support/expectation.hpp"
+
+namespace rope {
+namespace {
+
+constexpr long kSeq = 1040, kHeads = 32;
+constexpr int kD = 128;
+
+/// A source that counts its comparisons of the whole range (its passes over the dumps) and of a sample.
+class CountingSource final : public DumpSource {
+ public:
+  explicit CountingSource(const DumpSource& inner) : inner_(inner) {}
+  long seq() const override { return inner_.seq(); }
+  long groups() const override { return inner_.groups(); }
+  long heads() const override { return inner_.heads(); }
+  int d() const override { return inner_.d(); }
+  DType dtype() const override { return inner_.dtype(); }
+  std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
+                                      const std::vector<Variant>& variants,
+                                      const ComparePass& pass = {}) const override {
+    ++(pass.only.empty() ? passes : sampled);
+    return inner_.compare(start, positions, variants, pass);
+  }
+  bool after_looks_like_bf16() const override { return inner_.after_looks_like_bf16(); }
+  std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const override {
+    return inner_.vector_at(index, group);
+  }
+  mutable std::atomic<int> passes{0}, sampled{0};
+
+ private:
+  const DumpSource& inner_;
+};
+
+struct SampleCase {
+  const char* name;
+  double base;          ///< the dump's base (the expectation's is 10^4)
+  double shift;         ///< positions given: the dump's plus this
+  long restart;         ///< from this index on the dump's positions start again at 0 (0: none)
+  long heads_ahead;     ///< the heads from this one on rotated one position ahead (−1: none)
+  int passes;           ///< passes over the whole dump
+  const char* matches;  ///< the variant named, or "" when none matches
+};
+
+class CheckSample : public ::testing::TestWithParam<SampleCase> {};
+
+TEST_P(CheckSample, ReadsTheDumpsOnceWhereThePredictedSampleIsTheFailingOne) {
+  const SampleCase& c = GetParam();
+  ASSERT_TRUE(diagnosed_on_sample(kSeq, kHeads, kD));
+  const DumpVectors x = test::random_dump(kSeq, kHeads, kD, 78);
+  std::vector<double> at(static_cast<std::size_t>(kSeq));
+  for (long s = 0; s < kSeq; ++s)
+    at[static_cast<std::size_t>(s)] = static_cast<double>(c.restart > 0 && s >= c.restart ? s - c.restart : s);
+  DumpVectors y = test::rotate_dump_at(x, true, kD, c.base, at);
+  if (c.heads_ahead >= 0) {
+    const DumpVectors ahead = test::rotate_dump(x, true, kD, c.base, 1.0, 1.0);
+    for (long s = 0; s < kSeq; ++s) {
+      for (long h = c.heads_ahead; h < kHeads; ++h) {
+        for (int ch = 0; ch < kD; ++ch) {
+          const auto k = static_cast<std::size_t>((s * kHeads + h) * kD + ch);
+          y.values[k] = ahead.values[k];
+        }
+      }
+    }
+  }
+  const RopeExpectation e = test::expect_half(kD);
+  std::vector<AxisPosition> positions;
+  for (long s = 0; s < kSeq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
+  const MemorySource memory(x, y);
+  const CountingSource source(memory);
+  const CheckReport got = check_source(source, 0, positions, e);
+  ASSERT_FALSE(got.comparison.passed());
+  EXPECT_EQ(source.passes.load(), c.passes);
+  const CheckDiagnosis& dg = got.diagnosis;
+  EXPECT_EQ(dg.matches ? std::string(to_string(*dg.matches)) : std::string(), c.matches);
+  ASSERT_TRUE(dg.sample.has_value());
+  EXPECT_EQ(dg.sample->total, x.seq * x.groups() * x.d);  // measured over the whole dump
+  // The diagnosis made after the pass, on the failing indices' sample, as before: the same, field by field.
+  CheckReport whole;
+  whole.expected = e;
+  whole.comparison = got.comparison;
+  const CheckReport want = diagnose_on_sample(memory, 0, positions, e, whole);
+  const CheckDiagnosis& w = want.diagnosis;
+  EXPECT_EQ(dg.matches, w.matches);
+  EXPECT_EQ(dg.closest, w.closest);
+  EXPECT_EQ(dg.closest_explained, w.closest_explained);
+  EXPECT_EQ(dg.found, w.found);
+  EXPECT_EQ(dg.restarts, w.restarts);
+  EXPECT_EQ(dg.correct_until, w.correct_until);
+  EXPECT_EQ(dg.message.en, w.message.en);
+  EXPECT_EQ(dg.sample->indices, w.sample->indices);
+  EXPECT_EQ(dg.sample->elements, w.sample->elements);
+  EXPECT_EQ(dg.sample->explained, w.sample->explained);
+  EXPECT_EQ(dg.sample->total, w.sample->total);
+  ASSERT_EQ(got.notes.size(), want.notes.size());
+  for (std::size_t k = 0; k < got.notes.size(); ++k) EXPECT_EQ(got.notes[k].en, want.notes[k].en);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Dumps, CheckSample,
+    ::testing::Values(
+        // Every index fails: the sample is the predicted one, and the variant it names was measured in the pass.
+        SampleCase{"positions_shifted", kDefaultBase, 1, 0, -1, 1, "positions-minus-one"},
+        // Every index but position 0's fails.
+        SampleCase{"wrong_base", 500000, 0, 0, -1, 1, "base-other"},
+        // Half the heads fail at every index: no variant matches; the closest, positions shifted by +1, explains
+        // about half of the dump, measured in the pass.
+        SampleCase{"half_the_heads_ahead", kDefaultBase, 0, 0, 16, 1, ""},
+        // Right until index 600, where the positions start again: another sample, and a second pass.
+        SampleCase{"positions_restart", kDefaultBase, 0, 600, -1, 2, "positions-restart"}),
+    [](const ::testing::TestParamInfo<SampleCase>& info) { return std::string(info.param.name); });
+
+/// predicted_sample is failing_sample's sample of a range that fails at every index whose position is not 0.
+TEST(CheckSample, PredictedSampleIsTheFailingSampleOfEveryTurnedIndex) {
+  for (const long n : {300L, 1040L, 8192L}) {
+    for (const long per_index : {64L * 128, 4096L, 1L << 16}) {
+      std::vector<AxisPosition> positions;
+      Eigen::VectorXd ratio(n);
+      for (long s = 0; s < n; ++s) {
+        const double p = static_cast<double>(s % 500);  // packed: position 0 at 0, 500, 1000, …
+        positions.push_back(AxisPosition::single(p));
+        ratio[s] = p != 0 ? 3.0 : 0.5;
+      }
+      EXPECT_EQ(predicted_sample(positions, per_index), failing_sample(ratio, per_index)) << n << " " << per_index;
+    }
+  }
+  EXPECT_TRUE(predicted_sample({AxisPosition::single(0), AxisPosition::single(0)}, 4096).empty());
+}
+
+}  // namespace
+}  // namespace rope
