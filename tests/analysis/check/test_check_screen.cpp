@@ -159,25 +159,38 @@ void expect_same_comparison(const DumpComparison& got, const DumpComparison& wan
   EXPECT_EQ(got.norm_expected2, want.norm_expected2);
 }
 
-TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
-  const FusedNormsCase& c = GetParam();
-  const DumpVectors x = as_f32_dump(test::random_dump(600, 4, 32, 19));  // 5 blocks: both cores
-  DumpVectors y = as_f32_dump(test::rotate_dump(x, c.half, 32, kDefaultBase));
-  for (long s = 0; s < x.seq; ++s) {
+/// A row's dumps, positions, expected variant and its pair norms.
+struct FusedNormsDumps {
+  DumpVectors x, y;
+  std::vector<AxisPosition> positions;
+  Variant expected, norms;
+};
+
+FusedNormsDumps fused_norms_dumps(const FusedNormsCase& c) {
+  FusedNormsDumps f;
+  f.x = as_f32_dump(test::random_dump(600, 4, 32, 19));  // 5 blocks: both cores
+  f.y = as_f32_dump(test::rotate_dump(f.x, c.half, 32, kDefaultBase));
+  for (long s = 0; s < f.x.seq; ++s) {
     for (int ch = 0; ch < 32; ++ch) {
-      double& v = y.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)];
+      double& v = f.y.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)];
       v = static_cast<double>(static_cast<float>(v * c.head_scale));
     }
   }
-  if (c.nan) y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
-  RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
-  e.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
-  std::vector<AxisPosition> positions;
-  for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
-  Variant expected;
-  expected.spec = e;
-  Variant norms = expected;
-  norms.norms = true;
+  if (c.nan) f.y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
+  f.expected.spec = test::expect_half(32, 32, kDefaultBase, 1.0);
+  f.expected.spec.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
+  for (long s = 0; s < f.x.seq; ++s) f.positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
+  f.norms = f.expected;
+  f.norms.norms = true;
+  return f;
+}
+
+TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
+  const FusedNormsCase& c = GetParam();
+  const FusedNormsDumps f = fused_norms_dumps(c);
+  const DumpVectors &x = f.x, &y = f.y;
+  const std::vector<AxisPosition>& positions = f.positions;
+  const Variant &expected = f.expected, &norms = f.norms;
   const MemorySource source(x, y);
   ComparePass together;
   together.norms_as_previous = true;
@@ -194,23 +207,10 @@ TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
 /// positions one ahead).
 TEST_P(CheckScreenFusedNorms, CountsAloneAreTheFullComparisonsCounts) {
   const FusedNormsCase& c = GetParam();
-  const DumpVectors x = as_f32_dump(test::random_dump(600, 4, 32, 19));
-  DumpVectors y = as_f32_dump(test::rotate_dump(x, c.half, 32, kDefaultBase));
-  for (long s = 0; s < x.seq; ++s) {
-    for (int ch = 0; ch < 32; ++ch) {
-      double& v = y.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)];
-      v = static_cast<double>(static_cast<float>(v * c.head_scale));
-    }
-  }
-  if (c.nan) y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
-  RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
-  e.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
-  std::vector<AxisPosition> positions;
-  for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
-  Variant expected;
-  expected.spec = e;
-  Variant norms = expected;
-  norms.norms = true;
+  const FusedNormsDumps f = fused_norms_dumps(c);
+  const DumpVectors &x = f.x, &y = f.y;
+  const std::vector<AxisPosition>& positions = f.positions;
+  const Variant &expected = f.expected, &norms = f.norms;
   Variant ahead = expected;
   ahead.position_offset = 1;
   const MemorySource source(x, y);

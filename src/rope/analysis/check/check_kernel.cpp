@@ -487,6 +487,22 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     sums = w.norm_sums.data();
     norms->done = true, norms->passed = true;
   }
+  // A vector whose failures are counted from its q, which then stands for its ratios as a screened vector's does (the
+  // maxima below).
+  const auto counted = [&](long g, int fails) {
+    w.screened[static_cast<std::size_t>(g)] = 1;
+    t.failing += fails;
+    t.group_failing[static_cast<std::size_t>(g)] += fails;
+    t.total += u.d;
+    t.counting = fails > 0;
+  };
+  // A vector the screen leaves to the exact loop; the thread counts from then on if it failed.
+  const auto checked_exactly = [&](long g) {
+    dirty = true;
+    const long failing = t.failing;
+    exact_vector(g);
+    t.counting = t.first_seq >= 0 && t.failing > failing;
+  };
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d + u.off;
     const void* x = element_at(view.before, view.type, v);
@@ -503,17 +519,10 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
           count_screen_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(), sums, sums + h, &fails);
       norms->passed = (both & 2) != 0;
       if ((both & 1) != 0) {
-        w.screened[static_cast<std::size_t>(g)] = 1;
-        t.failing += fails;
-        t.group_failing[static_cast<std::size_t>(g)] += fails;
-        t.total += u.d;
-        t.counting = fails > 0;
-        continue;
+        counted(g, fails);
+      } else {
+        checked_exactly(g);
       }
-      dirty = true;
-      const long failing = t.failing;
-      exact_vector(g);
-      t.counting = t.first_seq >= 0 && t.failing > failing;
       continue;
     }
     if (norms && norms->passed) {  // both screens in one loop; (N1) alone where (C1) counts failures
@@ -525,21 +534,14 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     } else if (counts_only && !t.counting) {  // the verdict alone: a passing vector leaves no q to fold
       if (screen_passes(sp, tb.cs, tb.sn, tb.kt2, x, y)) {
         t.total += u.d;
-        continue;
+      } else {
+        checked_exactly(g);
       }
-      dirty = true;
-      const long failing = t.failing;
-      exact_vector(g);
-      t.counting = t.first_seq >= 0 && t.failing > failing;
       continue;
     } else if (t.counting) {  // the counting path without (N1): (C1) counted from the screen's q where certain
       int fails = 0;
       if (count_screen_vector(sp, tb.cs, tb.sn, tb.kt2, x, y, q, w.cq.data(), &fails)) {
-        w.screened[static_cast<std::size_t>(g)] = 1;
-        t.failing += fails;
-        t.group_failing[static_cast<std::size_t>(g)] += fails;
-        t.total += u.d;
-        t.counting = fails > 0;
+        counted(g, fails);
         continue;
       }
     } else {
@@ -549,10 +551,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       w.screened[static_cast<std::size_t>(g)] = 1;
       t.total += u.d;
     } else {
-      dirty = true;
-      const long failing = t.failing;
-      exact_vector(g);
-      t.counting = t.first_seq >= 0 && t.failing > failing;
+      checked_exactly(g);
     }
   }
   if (dirty) {

@@ -39,22 +39,37 @@ inline bool count_from_q(int half, const double* __restrict q, int* fails) {
   return bad == 0;
 }
 
-/// Pair i: (x[i·Step], x[i·Step + Other]) with Step 1, Other = half (half form) or Step 2, Other 1 (interleaved).
-template <int Step, class E>
+/// Pair i's ‖x‖² and its elements' differences from RoPE's, da and db (the operations every screen shares, in one
+/// order, so that each computes the bits of the others). Pair i: (x[ia], x[ib]), ia = i·Step, ib = ia + Other, with
+/// Step 1, Other = half (half form) or Step 2, Other 1 (interleaved).
+struct PairTerms {
+  double n2, da, db;
+};
+
+template <class E>
+inline PairTerms pair_terms(long ia, long ib, int i, double a, const double* cs, const double* sn,
+                            const E* __restrict x, const E* __restrict y) {
+  const double x1 = load(x, ia), x2 = load(x, ib);
+  return {x1 * x1 + x2 * x2, load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]), load(y, ib) - a * (x1 * sn[i] + x2 * cs[i])};
+}
+
+/// 1 where a pair's ‖x‖² lies outside [10^−200, 10^200] (or is not a number): its q is not to be trusted.
+inline int norm_out_of_range(double n2) { return static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200)); }
+
+/// q of every rotated element, folded into cq. True when the norms are in range and, with QBound, every q lies below
+/// 1 − 2^−10.
+template <int Step, class E, bool QBound = true>
 inline bool screen(int half, double a, const double* cs, const double* sn, const double* kt2, const E* __restrict x,
                    const E* __restrict y, double* __restrict q, double* __restrict cq) {
   const int other = Step == 1 ? half : 1;
   int bad = 0;
   for (int i = 0; i < half; ++i) {
     const long ia = static_cast<long>(Step) * i, ib = ia + other;
-    const double x1 = load(x, ia), x2 = load(x, ib);
-    const double n2 = x1 * x1 + x2 * x2;
-    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
-    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
-    const double inv = 1.0 / (n2 * kt2[i]);
-    const double qa = da * da * inv, qb = db * db * inv;
-    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) |
-           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    const PairTerms t = pair_terms(ia, ib, i, a, cs, sn, x, y);
+    const double inv = 1.0 / (t.n2 * kt2[i]);
+    const double qa = t.da * t.da * inv, qb = t.db * t.db * inv;
+    bad |= norm_out_of_range(t.n2);
+    if (QBound) bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10));
     q[ia] = qa, q[ib] = qb;
     cq[ia] = std::max(cq[ia], qa);
     cq[ib] = std::max(cq[ib], qb);
@@ -71,13 +86,10 @@ inline bool passes(int half, double a, const double* cs, const double* sn, const
   int bad = 0;
   for (int i = 0; i < half; ++i) {
     const long ia = static_cast<long>(Step) * i, ib = ia + other;
-    const double x1 = load(x, ia), x2 = load(x, ib);
-    const double n2 = x1 * x1 + x2 * x2;
-    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
-    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
-    const double limit = (1 - 0x1p-10) * (n2 * kt2[i]);
-    bad |= static_cast<int>(!(da * da < limit)) | static_cast<int>(!(db * db < limit)) |
-           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    const PairTerms t = pair_terms(ia, ib, i, a, cs, sn, x, y);
+    const double limit = (1 - 0x1p-10) * (t.n2 * kt2[i]);
+    bad |=
+        static_cast<int>(!(t.da * t.da < limit)) | static_cast<int>(!(t.db * t.db < limit)) | norm_out_of_range(t.n2);
   }
   return bad == 0;
 }
@@ -205,8 +217,9 @@ ROPE_CLONES bool norms_inter_bf16(int h, const NormBounds& b, const std::uint16_
 }
 
 /// The loops of screen and norms in one (screen_vector_norms): the same operations on the same values, so that q,
-/// the verdicts and the squares are theirs bit for bit; the squares added to sy, sx.
-template <int Step, class E>
+/// the verdicts and the squares are theirs bit for bit; the squares added to sy, sx. Without QBound, bit 1 says only
+/// that the norms of x are in range.
+template <int Step, class E, bool QBound = true>
 inline int screen_and_norms(int half, double a, const double* cs, const double* sn, const double* kt2,
                             const NormBounds& b, const E* __restrict x, const E* __restrict y, double* __restrict q,
                             double* __restrict cq, double* __restrict sy, double* __restrict sx) {
@@ -222,8 +235,8 @@ inline int screen_and_norms(int half, double a, const double* cs, const double* 
     const double db = y2 - a * (x1 * sn[i] + x2 * cs[i]);
     const double inv = 1.0 / (n2 * kt2[i]);
     const double qa = da * da * inv, qb = db * db * inv;
-    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) |
-           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    bad |= norm_out_of_range(n2);
+    if (QBound) bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10));
     q[ia] = qa, q[ib] = qb;
     cq[ia] = std::max(cq[ia], qa);
     cq[ib] = std::max(cq[ib], qb);
@@ -275,30 +288,10 @@ inline int count_screen_and_norms(int half, double a, const double* cs, const do
                                   const NormBounds& b, const E* __restrict x, const E* __restrict y,
                                   double* __restrict q, double* __restrict cq, double* __restrict sy,
                                   double* __restrict sx, int* fails) {
-  const int other = Step == 1 ? half : 1;
-  const double* __restrict w2 = b.w2;
-  const double lo = b.lo, hi = b.hi;
-  int bad = 0, bad_norm = 0;
-  for (int i = 0; i < half; ++i) {  // screen_and_norms's loop, the norms of x alone checked
-    const long ia = static_cast<long>(Step) * i, ib = ia + other;
-    const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
-    const double n2 = x1 * x1 + x2 * x2;
-    const double da = y1 - a * (x1 * cs[i] - x2 * sn[i]);
-    const double db = y2 - a * (x1 * sn[i] + x2 * cs[i]);
-    const double inv = 1.0 / (n2 * kt2[i]);
-    const double qa = da * da * inv, qb = db * db * inv;
-    bad |= static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
-    q[ia] = qa, q[ib] = qb;
-    cq[ia] = std::max(cq[ia], qa);
-    cq[ib] = std::max(cq[ib], qb);
-    const double nx2 = w2[i] * n2, ny2 = y1 * y1 + y2 * y2;
-    bad_norm |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
-                static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
-    sy[i] += ny2, sx[i] += nx2;
-  }
+  const int both = screen_and_norms<Step, E, false>(half, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
   // The verdicts from q, in a loop of their own over the vector's q (in cache).
   const bool certain = count_from_q(half, q, fails);
-  return (certain && bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
+  return (certain && (both & 1) != 0 ? 1 : 0) | (both & 2);
 }
 
 #define ROPE_COUNT_SCREEN(name, step, E)                                                                            \
@@ -320,22 +313,8 @@ template <int Step, class E>
 inline bool count_screen(int half, double a, const double* cs, const double* sn, const double* kt2,
                          const E* __restrict x, const E* __restrict y, double* __restrict q, double* __restrict cq,
                          int* fails) {
-  const int other = Step == 1 ? half : 1;
-  int bad = 0;
-  for (int i = 0; i < half; ++i) {  // screen's loop, the norms of x alone checked
-    const long ia = static_cast<long>(Step) * i, ib = ia + other;
-    const double x1 = load(x, ia), x2 = load(x, ib);
-    const double n2 = x1 * x1 + x2 * x2;
-    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
-    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
-    const double inv = 1.0 / (n2 * kt2[i]);
-    const double qa = da * da * inv, qb = db * db * inv;
-    bad |= static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
-    q[ia] = qa, q[ib] = qb;
-    cq[ia] = std::max(cq[ia], qa);
-    cq[ib] = std::max(cq[ib], qb);
-  }
-  return count_from_q(half, q, fails) && bad == 0;
+  const bool in_range = screen<Step, E, false>(half, a, cs, sn, kt2, x, y, q, cq);
+  return count_from_q(half, q, fails) && in_range;
 }
 
 #define ROPE_COUNT_ONLY(name, step, E)                                                                      \
