@@ -116,8 +116,9 @@ INSTANTIATE_TEST_SUITE_P(
         SampleCase{"positions_shifted", kDefaultBase, 1, 0, -1, 1, "positions-minus-one"},
         // Every index but position 0's fails.
         SampleCase{"wrong_base", 500000, 0, 0, -1, 1, "base-other"},
-        // Half the heads fail at every index: no variant matches; the closest, positions shifted by +1, explains
-        // about half of the dump, measured in the pass.
+        // Half the heads fail at every index, position 0's too: the failing indices' sample is not the predicted
+        // one and is diagnosed again, but it names the same closest (positions shifted by +1, about half of the
+        // dump), whose counts the pass measured.
         SampleCase{"half_the_heads_ahead", kDefaultBase, 0, 0, 16, 1, ""},
         // Right until index 600, where the positions start again: another sample, and a second pass.
         SampleCase{"positions_restart", kDefaultBase, 0, 600, -1, 2, "positions-restart"}),

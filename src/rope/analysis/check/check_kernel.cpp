@@ -554,6 +554,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       checked_exactly(g);
     }
   }
+  if (counts_only) return pmax;  // no maxima kept
   if (dirty) {
     w.cq.assign(dd, 0.0);
     for (long g = 0; g < groups; ++g) {
@@ -561,7 +562,6 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       for (std::size_t c = 0; c < dd; ++c) w.cq[c] = std::max(w.cq[c], w.q[static_cast<std::size_t>(g) * dd + c]);
     }
   }
-  if (counts_only) return pmax;                                           // no maxima kept
   const double top = screen_largest(w.cq.data(), static_cast<long>(dd));  // the screen's largest q at this position
   // Each channel's threshold: an element can raise the position's maximum or its channel's only if its q reaches the
   // floor, and only the channel's largest q at this position, and those within the margin of it, can hold its largest

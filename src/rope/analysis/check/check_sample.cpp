@@ -85,28 +85,6 @@ std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, lon
   }
 }
 
-namespace {
-
-/// Whether two variants of one expectation, built by diagnoses of two samples of one range, are the same: the row
-/// and every parameter a row's builder or a search takes from the dump (found, restarts, and the fields they set).
-bool same_variant(const Variant& a, const Variant& b) {
-  return a.kind == b.kind && a.found == b.found && a.restarts == b.restarts && a.norms == b.norms &&
-         a.position_offset == b.position_offset && a.angle_type == b.angle_type && a.table_type == b.table_type &&
-         a.sequence_index == b.sequence_index && a.fast_math == b.fast_math && a.dump_type == b.dump_type &&
-         a.swap_hw == b.swap_hw && a.reversed == b.reversed && a.partner == b.partner &&
-         a.cache_length == b.cache_length && a.cache_wraps == b.cache_wraps && a.t_for_all == b.t_for_all &&
-         a.axis_shift == b.axis_shift && a.heads_mixed == b.heads_mixed && a.batch_axes == b.batch_axes &&
-         a.text_rows_as_axes == b.text_rows_as_axes && a.text_rows == b.text_rows && a.text_offset == b.text_offset &&
-         a.angle_chain_units == b.angle_chain_units && a.axis_offset == b.axis_offset && a.zero == b.zero &&
-         a.group_offset == b.group_offset && a.spec.theta().size() == b.spec.theta().size() &&
-         a.spec.theta() == b.spec.theta() && a.spec.attention_factor() == b.spec.attention_factor() &&
-         a.spec.rope.layout == b.spec.rope.layout && a.spec.rope.rotary_offset == b.spec.rope.rotary_offset &&
-         a.spec.angles == b.spec.angles && a.spec.mode == b.spec.mode && a.spec.shift == b.spec.shift &&
-         a.spec.shift_magnitude == b.spec.shift_magnitude;
-}
-
-}  // namespace
-
 SampledSource::SampledSource(const DumpSource& whole, std::vector<std::pair<long, long>> ranges)
     : whole_(whole), ranges_(std::move(ranges)) {}
 
@@ -125,10 +103,14 @@ long SampledSource::indices() const {
   return n;
 }
 
+bool names_variant(const Variant& v, VariantKind kind, const CheckDiagnosis& d) {
+  if (v.kind != kind || v.norms) return false;
+  return kind == VariantKind::PositionsRestart ? v.restarts == d.restarts : v.found == d.found;
+}
+
 const Variant* SampledSource::named(VariantKind kind, const CheckDiagnosis& d) const {
   for (auto v = seen_.rbegin(); v != seen_.rend(); ++v) {
-    if (v->kind != kind || v->norms) continue;
-    if (kind == VariantKind::PositionsRestart ? v->restarts == d.restarts : v->found == d.found) return &*v;
+    if (names_variant(*v, kind, d)) return &*v;
   }
   return nullptr;
 }
@@ -138,8 +120,9 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
                                std::optional<SampleDiagnosis> predicted, const DumpComparison* measured) {
   std::vector<std::pair<long, long>> ranges =
       failing_sample(whole.comparison.position_ratio, source.groups() * source.d());
-  const std::optional<Variant> measured_variant = predicted && measured != nullptr ? predicted->named : std::nullopt;
-  // The sample's diagnosis: the predicted one where the sample is the predicted one (the same computation).
+  // The variant the pass measured, and the sample's diagnosis: the predicted one where the sample is the predicted one
+  // (the same computation).
+  const std::optional<Variant> measured_named = predicted && measured != nullptr ? predicted->named : std::nullopt;
   const bool as_predicted = predicted && predicted->ranges == ranges;
   SampleDiagnosis sampled =
       as_predicted ? std::move(*predicted) : diagnose_sample(source, start, positions, expected, std::move(ranges));
@@ -151,7 +134,7 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
   const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
   const std::optional<Variant>& v = sampled.named;
   if (v) {  // measured over the whole range: in the pass that found it failing, or one more
-    const bool known = measured_variant && same_variant(*v, *measured_variant);
+    const bool known = measured_named && names_variant(*measured_named, *kind, dg);  // the diagnosis names it
     const DumpComparison all = known ? *measured : source.compare(start, positions, {*v}).front();
     size.explained = all.total - all.failing;
     size.total = all.total;

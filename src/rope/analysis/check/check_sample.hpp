@@ -64,6 +64,11 @@ std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, lon
                                                    const std::vector<AxisPosition>& positions,
                                                    const RopeExpectation& expected);
 
+/// Whether `v` is the variant a diagnosis `d` names as `kind`: its row, and the parameters the diagnosis found (its
+/// restarts, for a restart), which every row's builder and search records of what it took from the dump, so that two
+/// samples of one range that name the same variant name one comparison.
+bool names_variant(const Variant& v, VariantKind kind, const CheckDiagnosis& d);
+
 /// A source whose comparisons visit a sample of another's range only (ComparePass::only), and which keeps the
 /// variants it was asked to compare, so that the one a diagnosis names can be measured over the whole range.
 class SampledSource final : public DumpSource {
@@ -102,7 +107,7 @@ class SampledSource final : public DumpSource {
 /// whole. The report's comparison is the whole range's; diagnosis.sample and a note say what was sampled.
 /// `predicted`: predicted_diagnosis's, taken before the whole range's pass, and `measured` that pass's counts of the
 /// variant it named (ComparePass::counts_from): the sample's diagnosis is not made again where its sample is the
-/// predicted one, and the variant named is not measured again where it is the one measured.
+/// predicted one, and the variant it names is not measured again where it is the one measured (names_variant).
 CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                                const RopeExpectation& expected, CheckReport whole,
                                std::optional<SampleDiagnosis> predicted = std::nullopt,

@@ -39,9 +39,10 @@ inline bool count_from_q(int half, const double* __restrict q, int* fails) {
   return bad == 0;
 }
 
-/// Pair i's ‖x‖² and its elements' differences from RoPE's, da and db (the operations every screen shares, in one
-/// order, so that each computes the bits of the others). Pair i: (x[ia], x[ib]), ia = i·Step, ib = ia + Other, with
-/// Step 1, Other = half (half form) or Step 2, Other 1 (interleaved).
+/// Pair i's ‖x‖² and its elements' differences from RoPE's, da and db (the operations of screen and passes, which
+/// screen_and_norms writes out itself with y loaded once for the norms too: the same expressions, the same bits). Pair
+/// i: (x[ia], x[ib]), ia = i·Step, ib = ia + Other, with Step 1, Other = half (half form) or Step 2, Other 1
+/// (interleaved).
 struct PairTerms {
   double n2, da, db;
 };
