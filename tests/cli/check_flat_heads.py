@@ -9,6 +9,12 @@ head of 64, which fails. A config whose head_dim is the whole inner dimension (6
 file rotated over all 64 channels passes read whole (the config decides, never the shape). --head-dim that does not
 divide the last axis, or is odd, is refused (exit 2) naming the option and the value.
 
+A 3-axis dump [batch, seq, heads·d] with --head-dim d is read [batch, seq, heads, d], as ONNX's RotaryEmbedding reads
+a 3-D input with num_heads (onnx/onnx onnx/reference/ops/op_rotary_embedding.py): gathered at position ids of
+ONNX's own test cases ([[9, 47, 36], [24, 11, 12]], onnx/backend/test/case/node/rotaryembedding.py) it passes, and the
+report lists each batch row's ids as they are (never "9–36"); the same dump checked at 0, 1, 2 in each row fails; a
+4-axis dump's d that is not --head-dim, or --axes other than batch,seq,heads,d beside the view, are refused.
+
 Usage: check_flat_heads.py --rope PATH --out DIR   (DIR receives the dumps and configs)
 """
 import argparse
@@ -85,6 +91,36 @@ def main():
         said = any("head_dim" in n and "view" in n for n in rep.get("notes", []))
         if said != note:
             failures.append(f"{name}: the view note {'missing' if note else 'said'}: {rep.get('notes')}")
+    # ONNX's 3-D input: [batch, seq, heads·d] with num_heads, gathered at per-row position ids.
+    ids = np.array([[9, 47, 36], [24, 11, 12]])
+    x = rng.standard_normal((2, 3, HEADS, D))
+    rotated = np.stack([rotate(x[b], ids[b], D) for b in range(2)])
+    np.save(o("x3.npy"), x.reshape(2, 3, HEADS * D).astype(np.float32))
+    np.save(o("y3.npy"), rotated.reshape(2, 3, HEADS * D).astype(np.float32))
+    np.save(o("x4.npy"), x.astype(np.float32))
+    np.save(o("ids.npy"), ids.astype(np.int64))
+    np.save(o("ids0.npy"), np.tile(np.arange(3), (2, 1)).astype(np.int64))
+    three = ["check", "--before", o("x3.npy"), "--after", o("y3.npy"), "--layout", "half", "--head-dim", str(D)]
+    cases3 = [  # (name, arguments, exit code)
+        ("3-D, --head-dim 16, ONNX's ids", three + ["--positions", "@" + o("ids.npy")], 0),
+        ("3-D, --head-dim 16, ids 0, 1, 2", three + ["--positions", "@" + o("ids0.npy")], 1),
+        ("3-D, --head-dim 16, --axes seq,heads,d", three + ["--positions", "@" + o("ids.npy"), "--axes",
+                                                             "seq,heads,d"], 2),
+        ("4-D, --head-dim 8", ["check", "--before", o("x4.npy"), "--after", o("x4.npy"), "--head-dim", "8"], 2),
+    ]
+    for name, args, code in cases3:
+        got_code, text, err = run(a.rope, args)
+        if got_code != code:
+            failures.append(f"{name}: exit {got_code}, expected {code}: {err.strip()}")
+        elif code == 2 and ("--head-dim" not in err or len(err.strip().splitlines()) != 1):
+            failures.append(f"{name}: the refusal does not name --head-dim in one line: {err!r}")
+        elif code == 0 and ("9, 47, 36" not in text or "24, 11–12" not in text):
+            failures.append(f"{name}: the batch rows' ids are not listed as they are: {text}")
+        elif code != 2:
+            got_code, rep, err = run_json(a.rope, args + ["--json"])
+            if rep["expected"]["head_dim"] != D:
+                failures.append(f"{name}: head_dim {rep['expected']['head_dim']}, expected {D}")
+    cases += cases3
     for f in failures:
         print("FAIL:", f)
     print(f"{len(cases) - len(failures)} of {len(cases)} cases pass")

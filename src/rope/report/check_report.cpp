@@ -62,27 +62,20 @@ static std::string check_expected_text(const RopeExpectation& e, const Message& 
                     format_number(e.base()), factor);
 }
 
-std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
-  const auto at = [&](long s) {
-    return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
-                                        : dumps.axis_positions[static_cast<std::size_t>(s)].text();
-  };
-  return g.length == 1 ? at(g.start) : at(g.start) + "–" + at(g.start + g.length - 1);
-}
-
 namespace {
 
 /// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
-/// first by `name`, and up to four runs of consecutive indices by `value`.
-template <class Name, class ValueText>
-std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name, ValueText value) {
+/// first by `name`, and up to four runs of consecutive indices by `value` (a run also ends where `follows(last, i)`
+/// is false: positions that do not step by one).
+template <class Name, class ValueText, class Follows>
+std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name, ValueText value, Follows follows) {
   long count = 0, first = -1;
   std::vector<std::pair<long, long>> runs;
   for (Eigen::Index i = 0; i < ratio.size(); ++i) {
     if (ratio[i] <= 1.0) continue;
     ++count;
     if (first < 0) first = i;
-    if (!runs.empty() && runs.back().second == i - 1)
+    if (!runs.empty() && runs.back().second == i - 1 && follows(runs.back().second, static_cast<long>(i)))
       runs.back().second = i;
     else
       runs.emplace_back(i, i);
@@ -132,10 +125,11 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const SegmentCh
   for (std::size_t n = 0; n < shown; ++n) {
     const SegmentCheck& c = listed[order[n]];
     const std::string label = dumps.segments_are_rows ? t.tr("batch row {0}", c.index) : t.tr("sequence {0}", c.index);
-    std::string line = dumps.segments_are_rows
-                           ? t.tr("positions {0}", segment_positions(dumps, c.segment))
-                           : t.tr("indices {0}–{1}, positions {2}", c.segment.start,
-                                  c.segment.start + c.segment.length - 1, segment_positions(dumps, c.segment));
+    std::string line =
+        dumps.segments_are_rows
+            ? t.tr("positions {0}", position_span(dumps, c.segment.start, c.segment.length))
+            : t.tr("indices {0}–{1}, positions {2}", c.segment.start, c.segment.start + c.segment.length - 1,
+                   position_span(dumps, c.segment.start, c.segment.length));
     line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"),
                 ratio_text(c.max_ratio, digits));
     if (c.diagnosed() && !c.report->diagnosis.message.en.empty()) {
@@ -535,23 +529,25 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
   row(t.tr("positions failing"),
       failing_summary(
-          c.position_ratio, t, [&](long s) { return t.tr("position {0}", position(s)); }, position));
+          c.position_ratio, t, [&](long s) { return t.tr("position {0}", position(s)); }, position,
+          [&](long last, long next) { return position_follows(dumps, last, next); }));
   row(t.tr("pairs failing"), failing_summary(
                                  pair_ratio, t,
                                  [&](long i) {
                                    const auto [a, b] = pair_channels(e, static_cast<int>(i), true);
                                    return t.tr("pair {0}, channels ({1}, {2})", i, a, b);
                                  },
-                                 [](long i) { return std::to_string(i); }));
+                                 [](long i) { return std::to_string(i); }, [](long, long) { return true; }));
   if (r < e.rope.head_dim) {
     // The channels outside [offset, offset + r): after the rotated ones, or before them (DeepSeek's offset).
     const int first = e.rope.rotary_offset > 0 ? 0 : r;
     const Eigen::VectorXd others = e.rope.rotary_offset > 0
                                        ? Eigen::VectorXd(c.channel_ratio.head(e.rope.rotary_offset))
                                        : Eigen::VectorXd(c.channel_ratio.tail(e.rope.head_dim - r));
-    row(t.tr("unrotated failing"), failing_summary(
-                                       others, t, [&](long i) { return t.tr("channel {0}", first + i); },
-                                       [&](long i) { return std::to_string(first + i); }));
+    row(t.tr("unrotated failing"),
+        failing_summary(
+            others, t, [&](long i) { return t.tr("channel {0}", first + i); },
+            [&](long i) { return std::to_string(first + i); }, [](long, long) { return true; }));
   }
   if (!passed) {
     const std::vector<std::string> shown =

@@ -53,7 +53,4 @@ std::string fope_text(const RopeExpectation& e, const Text& t);
 /// (`more` not listed, `failing` of them failing), "that pass" or "that fail" when they all do; "" for none.
 std::string more_segments_text(long more, long failing, const Text& t);
 
-/// "57" or "0–127": the positions of a segment, first to last.
-std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g);
-
 }  // namespace rope

@@ -20,15 +20,6 @@ namespace {
 /// Largest number of ranges (and of segments) the text report lists.
 constexpr std::size_t kRangeLines = 16;
 
-/// "57" or "0–127": the positions of the sequence indices [start, start + length).
-std::string span(const LoadedDumps& a, long start, long length) {
-  const auto position = [&](long s) {
-    return a.axis_positions.empty() ? format_number(a.positions[static_cast<std::size_t>(s)])
-                                    : a.axis_positions[static_cast<std::size_t>(s)].text();
-  };
-  return length == 1 ? position(start) : position(start) + "–" + position(start + length - 1);
-}
-
 Value diff_kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
 
 Value side_value(const std::string& name, const std::string& file, const CheckReport& r) {
@@ -95,7 +86,7 @@ Value diff_value(const DiffRun& run) {
     Value r;
     r["start"] = g.start;
     r["length"] = g.length;
-    r["positions"] = span(a, g.start, g.length);
+    r["positions"] = position_span(a, g.start, g.length);
     r["a_right"] = g.a_right;
     r["b_right"] = g.b_right;
     r["agree"] = g.agree;
@@ -115,7 +106,7 @@ Value diff_value(const DiffRun& run) {
     s["index"] = g.a.index;
     s["start"] = g.segment().start;
     s["length"] = g.segment().length;
-    s["positions"] = span(a, g.segment().start, g.segment().length);
+    s["positions"] = position_span(a, g.segment().start, g.segment().length);
     s["a"] = segment_side_value(g.a);
     s["b"] = segment_side_value(g.b);
     s["agree"] = g.differing_positions == 0;
@@ -196,8 +187,8 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
                                      [](long start, const DumpSegment& d) { return start < d.start; });
     const std::string label =
         diff.segment_count > 0 && in != a.segments.begin() && !a.segments_are_rows
-            ? t.tr("sequence {0}, positions {1}", in - a.segments.begin() - 1, span(a, g.start, g.length))
-            : t.tr("positions {0}", span(a, g.start, g.length));
+            ? t.tr("sequence {0}, positions {1}", in - a.segments.begin() - 1, position_span(a, g.start, g.length))
+            : t.tr("positions {0}", position_span(a, g.start, g.length));
     row(label, verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
   }
   const auto range_count = static_cast<std::size_t>(diff.range_count);
@@ -225,9 +216,9 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
     const std::string label = a.segments_are_rows ? t.tr("batch row {0}", g.a.index) : t.tr("sequence {0}", g.a.index);
     const std::string where_text =
         a.segments_are_rows
-            ? t.tr("positions {0}", span(a, g.segment().start, g.segment().length))
+            ? t.tr("positions {0}", position_span(a, g.segment().start, g.segment().length))
             : t.tr("indices {0}–{1}, positions {2}", g.segment().start, g.segment().start + g.segment().length - 1,
-                   span(a, g.segment().start, g.segment().length));
+                   position_span(a, g.segment().start, g.segment().length));
     row(label, t.tr("{0}: {1}", where_text,
                     verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0,
                             g.a.diagnosed() ? g.a.report->diagnosis.message : Message(),

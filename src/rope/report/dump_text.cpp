@@ -30,6 +30,29 @@ std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : escape_controls(dumps.positions_text);
 }
 
+bool position_follows(const LoadedDumps& dumps, long last, long next) {
+  if (!dumps.axis_positions.empty() || dumps.positions.empty()) return true;
+  return dumps.positions[static_cast<std::size_t>(next)] == dumps.positions[static_cast<std::size_t>(last)] + 1.0;
+}
+
+std::string position_span(const LoadedDumps& dumps, long start, long length) {
+  const auto at = [&](long s) {
+    return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
+                                        : dumps.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  constexpr int kRuns = 4;
+  std::string text;
+  int runs = 0;
+  for (long first = start, end = start + length; first < end; ++runs) {
+    long last = first;
+    while (last + 1 < end && position_follows(dumps, last, last + 1)) ++last;
+    if (runs == kRuns) return text + ", …";
+    text += (runs ? ", " : "") + at(first) + (last > first ? "–" + at(last) : "");
+    first = last + 1;
+  }
+  return text;
+}
+
 std::string axes_assumed_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axes_assumed) return "";
   if (dumps.axes == DumpAxes::BatchSeqHeadsD) {  // the assumed reading failed, the other one fit (run_check, identify)

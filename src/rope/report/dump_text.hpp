@@ -14,6 +14,15 @@ class Value;
 /// The positions as typed, or "0:seq (assumed)" in the language of t.
 std::string positions_text(const LoadedDumps& dumps, const Text& t);
 
+/// The positions of the sequence indices [start, start + length), as runs: "57", "0–127", or, where the positions
+/// do not step by one, each run of them ("9, 47, 36"; at most four runs, then "…"). Positions per axis are named
+/// by their first and last ("(0, 0, 0)–(0, 3, 5)").
+std::string position_span(const LoadedDumps& dumps, long start, long length);
+
+/// Whether sequence index `next` continues a run of positions that ends at index `last`: its position is one more
+/// (positions per axis: always, a run of indices).
+bool position_follows(const LoadedDumps& dumps, long last, long next);
+
 /// The reports' row after "dump" when 4 axes were read as Hugging Face's [batch, heads, seq, d] without --axes
 /// (LoadedDumps::axes_assumed): "batch,heads,seq,d assumed: …; give --axes batch,seq,heads,d …"; "" otherwise.
 std::string axes_assumed_text(const LoadedDumps& dumps, const Text& t);

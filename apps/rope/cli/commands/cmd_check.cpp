@@ -217,8 +217,10 @@ Command add_check_command(CLI::App& app) {
   sub->add_option("--k-before-tensor", opt->keys.before_tensor, "the tensor of --k-before's file")->type_name("NAME");
   sub->add_option("--k-after-tensor", opt->keys.after_tensor, "the tensor of --k-after's file")->type_name("NAME");
   add_int_option(*sub, "--head-dim", opt->dumps.head_dim,
-                 "read a flat [tokens, heads·N] dump as [tokens, heads, N], as vLLM and SGLang view their rotary "
-                 "inputs (default: the config's head_dim where the dump's last axis is several heads of it)")
+                 "read a dump whose last axis is several heads by its head size: [tokens, heads·N] as [tokens, "
+                 "heads, N] (vLLM, SGLang), [batch, seq, heads·N] as [batch, seq, heads, N] (ONNX's "
+                 "RotaryEmbedding with num_heads) (default: the config's head_dim where a 2-axis dump's last axis is "
+                 "several heads of it)")
       ->type_name("N");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);

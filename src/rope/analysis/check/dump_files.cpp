@@ -99,19 +99,32 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     after = whole(o.after, o.after_directory, read_after);
   }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
-  // A flat [tokens, heads·d] dump read by its head size (vLLM's and SGLang's rotary inputs and outputs): the same
-  // elements viewed [tokens, heads, d].
+  // A dump whose last axis is several heads, read by its head size: a flat [tokens, heads·d] dump (vLLM's and
+  // SGLang's rotary inputs and outputs) viewed [tokens, heads, d]; a [batch, seq, heads·d] one (ONNX's
+  // RotaryEmbedding with num_heads, onnxruntime's) viewed [batch, seq, heads, d]. The same elements in both.
   std::vector<long> view;
   if (o.head_dim != 0 && (o.head_dim < 2 || o.head_dim % 2 != 0 || o.head_dim > kMaxDim)) {
     throw InvalidArgument(error_msg("{0} {1}: a head has an even number of channels, 2 … {2}", option_name("head_dim"),
                                     o.head_dim, kMaxDim));
   }
-  if (o.head_dim > 0 && after.shape.size() == 2 && after.shape[1] != o.head_dim) {
-    if (after.shape[1] % o.head_dim != 0) {
+  if (o.head_dim > 0 && !after.shape.empty() && after.shape.back() != o.head_dim) {
+    if (after.shape.size() == 4) {
+      throw InvalidArgument(error_msg("{0} {1}: the dump's shape {2} has 4 axes, its heads already apart, and d = {3}",
+                                      option_name("head_dim"), o.head_dim, shape_string(after.shape),
+                                      after.shape.back()));
+    }
+    if (after.shape.back() % o.head_dim != 0) {
       throw InvalidArgument(error_msg("{0} {1} does not divide the last axis of the dump's shape {2}",
                                       option_name("head_dim"), o.head_dim, shape_string(after.shape)));
     }
-    view = {after.shape[0], after.shape[1] / o.head_dim, o.head_dim};
+    view = after.shape;
+    view.back() /= o.head_dim;
+    view.push_back(o.head_dim);
+    if (view.size() == 4 && !o.axes.empty() && parse_dump_axes(o.axes) != DumpAxes::BatchSeqHeadsD) {
+      throw InvalidArgument(error_msg("{0} {1} reads the dump's shape {2} as [batch, seq, heads, d]: leave out {3}",
+                                      option_name("head_dim"), o.head_dim, shape_string(after.shape),
+                                      option_name("axes")));
+    }
     if (before.shape == after.shape) before.shape = view;
     after.shape = view;
   }
@@ -168,6 +181,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     l.positions_text = o.positions;
   }
   if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
+  if (view.size() == 4) input.axes = DumpAxes::BatchSeqHeadsD;
   input.rope_delta = o.rope_delta;
   if (o.rope_delta && !l.positions_text.empty())
     l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
