@@ -13,7 +13,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"

@@ -18,7 +18,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/longrope_rule.hpp"
 
@@ -47,7 +47,7 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
 /// A list of layer type names for one line: at most kMaxListedNames, each cut to kMaxListedNameBytes bytes, then
-/// "and N more" (the bound of names read from a config, models/hf/json_reader.hpp).
+/// "and N more" (the bound of names read from a config, io/json_reader.hpp).
 Message listed_layer_types(const std::vector<std::string>& names) {
   std::string out;
   for (std::size_t i = 0; i < names.size() && i < detail::kMaxListedNames; ++i) {
