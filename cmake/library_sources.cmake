@@ -31,6 +31,7 @@ set(ROPE_IO_SOURCES
   rope/io/atomic_file.cpp
   rope/io/child_process.cpp
   rope/io/csv.cpp
+  rope/io/json_reader.cpp
   rope/io/gguf.cpp
   rope/io/gguf_source.cpp
   rope/io/input_files.cpp
@@ -69,7 +70,6 @@ set(ROPE_MODELS_SOURCES
   rope/models/hf/hf_config_vision.cpp
   rope/models/hf/hf_config_scaling.cpp
   rope/models/hf/hf_config_sequence.cpp
-  rope/models/hf/json_reader.cpp
   rope/models/hf/hf_config_layers.cpp
   rope/models/hf/hf_config_deepseek_v4.cpp
   rope/models/hf/engine_lint.cpp

@@ -32,7 +32,7 @@ std::string python_argument(std::string_view setting) {
       {"check.coefficients", "rope.check(coefficients=)"},
       {"diff.coefficients", "rope.diff(coefficients=)"},
   };
-  // "name=": a value to give (issue 53: "llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
+  // "name=": a value to give ("llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
   if (!setting.empty() && setting.back() == '=') return std::string(setting);
   for (const Name& n : kNames) {
     if (n.setting == setting) return n.shown;

@@ -5,8 +5,10 @@
                down the layers only: core includes core; io core and io; models core, io and models;
                plot core, io and plot; analysis core, io, models and analysis; report every group. Nothing in src/ includes
                the command line (apps/), and every included file exists. Inside models the folders keep an order
-               too (SUBFOLDERS): scaling/ and families/ include nothing else of models, hf/ those two and the top of
-               models (the spec it fills), gguf/ hf/ as well; the top (the spec, its resolution) includes all.
+               too (SUBFOLDERS): scaling/ and families/ include nothing else of models; the top (the spec, its
+               resolution) those two only, declaring the readers of a model's file that hf/ and gguf/ define; hf/
+               scaling/, families/ and the top (the spec it fills), gguf/ hf/ as well. A group's top level not in its
+               table (analysis) may include every folder of it.
                Inside analysis the folders go one way (SUBFOLDERS["analysis"]): no two folders may include each other,
                and the table itself is checked for such a pair (a cycle of any length). The build's table,
                cmake/library_sources.cmake (one CMake target per layer, each seeing only the headers of the layers
@@ -48,7 +50,10 @@ SUBFOLDERS = {
         "teaching": {"calculators", "check", "teaching", "verify"},
         "weights": {"weights"},
     },
+    # models/ by format, one way: the top declares the readers (model_config.hpp) that hf/ and gguf/ define, and
+    # includes neither (docs/architecture.md "Inside models/").
     "models": {
+        "": {"", "scaling", "families"},
         "scaling": {"scaling"},
         "families": {"families"},
         "hf": {"", "scaling", "families", "hf"},
@@ -147,9 +152,10 @@ def check_includes(root, subfolders=None):
                     problems.append(f"{where}: {group} may include only {', '.join(sorted(ALLOWED[group]))}")
                     continue
                 tfolder = tparts[2] if len(tparts) == 4 else ""
-                if tparts[1] == group and folder and tfolder not in subfolders[group][folder]:
+                if tparts[1] == group and folder in subfolders.get(group, {}) and tfolder not in subfolders[group][folder]:
                     may = ", ".join(f"{group}/{f}/" if f else f"the top of {group}/" for f in sorted(subfolders[group][folder]))
-                    problems.append(f"{where}: {group}/{folder}/ may include only {may}")
+                    here = f"{group}/{folder}/" if folder else f"the top of {group}/"
+                    problems.append(f"{where}: {here} may include only {may}")
                     continue
                 if not os.path.exists(os.path.join(src, *tparts)):
                     problems.append(f"{where}: no such file src/{target}")
@@ -213,6 +219,7 @@ def self_test():
               '#include "rope/core/missing.hpp"\n')
         write("src/rope/plot/p.cpp", '#include "rope/analysis/verify/verify.hpp"\n')
         write("src/rope/models/scaling/s.cpp", '#include "rope/models/hf/h.hpp"\n')
+        write("src/rope/models/top.cpp", '#include "rope/models/hf/h.hpp"\n#include "rope/models/scaling/s.hpp"\n')
         write("apps/rope/cli/commands/cmd_y.cpp", "")
         write("src/rope/analysis/dumps/r.cpp", '#include "rope/analysis/check/k.hpp"\n')
         write("tests/analysis/test_loose.cpp", "")
@@ -220,7 +227,7 @@ def self_test():
         found = check_includes(root) + check_mirror(root)
         found += [f"{a}/ and {b}/ include each other" for a, b in one_way({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})]
     expected = ["core may include only core", "does not include the command line", "name the group",
-                "no such file", "plot may include only", "models/scaling/ may include only",
+                "no such file", "plot may include only", "models/scaling/ may include only", "the top of models/ may include only",
                 "no tests/cli/test_cmd_y.cpp",
                 "analysis/dumps/ may include only", "has folders; the test goes in the folder",
                 "no folder src/rope/analysis/gone/", "a/ and b/ include each other", "a/ and c/ include each other",

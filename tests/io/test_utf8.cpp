@@ -1,4 +1,4 @@
-// rope/io/utf8.hpp: strict decoding (RFC 3629), validity, cutting at a character boundary.
+// rope/io/utf8.hpp: strict decoding (RFC 3629), validity, cutting at a character boundary, the one escape.
 #include "rope/io/utf8.hpp"
 
 #include <gtest/gtest.h>
@@ -80,6 +80,41 @@ TEST(Utf8, DisplayWidthCountsWideCharactersTwiceAndCombiningMarksNot) {
   EXPECT_EQ(display_width("（对照）"), 8u);  // full-width parentheses
   EXPECT_EQ(display_width("z\u0304"), 1u);   // z̄: a combining macron takes no column
   EXPECT_EQ(display_width("\xff"), 1u);      // an invalid byte: one replacement character
+}
+
+// The one escape of messages and output: every control of C0, C1 and Unicode's Bidi_Control shown by its escape,
+// whatever the bound; newline and tab kept only when asked.
+TEST(Utf8, EscapesEveryControlWhateverTheBound) {
+  for (const std::size_t bound : {kWholeText, kQuotedBytes}) {
+    EXPECT_EQ(escape_controls("a\nb\tc\rd\x1b[2J", bound), "a\\nb\\tc\\rd\\e[2J");
+    EXPECT_EQ(escape_controls(std::string("\0\x07\x7f", 3), bound), "\\x00\\x07\\x7f");
+    EXPECT_EQ(escape_controls("x\xc2\x85\xc2\x9b"
+                              "31m",
+                              bound),
+              "x\\u0085\\u009b31m");
+    EXPECT_EQ(escape_controls("llama\u202eamall\u202c\u2066", bound), "llama\\u202eamall\\u202c\\u2066");
+    EXPECT_EQ(escape_controls("\xff\xc3", bound), "\\xff\\xc3");  // not UTF-8: each byte
+    EXPECT_EQ(escape_controls("θ 长度 \u2065", bound), "θ 长度 \u2065");
+  }
+  EXPECT_EQ(escape_controls("a\nb\tc\r", kWholeText, Lines::Kept), "a\nb\tc\\r");
+}
+
+// A text whose escape is longer than the bound ends after the last whole character or escape that fits, then "…":
+// never inside a UTF-8 sequence or an escape. At the bound exactly, nothing is cut.
+TEST(Utf8, BoundCutsAtACharacterOrAnEscape) {
+  EXPECT_EQ(escape_controls(std::string(kQuotedBytes, 'a'), kQuotedBytes), std::string(kQuotedBytes, 'a'));
+  EXPECT_EQ(escape_controls(std::string(kQuotedBytes + 1, 'a'), kQuotedBytes), std::string(kQuotedBytes, 'a') + "…");
+  EXPECT_EQ(escape_controls("abcd", 3), "abc…");
+  EXPECT_EQ(escape_controls("ab长", 4), "ab…");    // 长 is 3 bytes: 5 > 4
+  EXPECT_EQ(escape_controls("ab\x1b", 3), "ab…");  // \e is 2 bytes
+  EXPECT_EQ(escape_controls("ab\x01", 5), "ab…");  // \x01 is 4 bytes
+  EXPECT_EQ(escape_controls("ab\x01", 6), "ab\\x01");
+  EXPECT_EQ(escape_controls("", 0), "");
+  EXPECT_EQ(escape_controls("a", 0), "…");
+  const std::string cut =
+      escape_controls(std::string(kQuotedBytes, 'a').replace(kQuotedBytes - 2, 2, "长"), kQuotedBytes);
+  EXPECT_TRUE(is_valid_utf8(cut));
+  EXPECT_EQ(cut, std::string(kQuotedBytes - 2, 'a') + "…");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 /// @file
 /// Helpers shared by the config tests
-/// (tests/models/test_{model_config,json_reader,hf_config,hf_config_scaling,presets}.cpp).
+/// (tests/models/test_{model_config,presets}.cpp, tests/models/hf/test_hf_config*.cpp, tests/io/test_json_reader.cpp).
 #pragma once
 
 #include <gmock/gmock.h>

@@ -313,7 +313,7 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   // otherwise leave that axis out); its name escaped.
   refused("token,t,h,w,x\n0,1,2,3,4\n", "line 1: the column 'x' is no axis (t, h, w, e, p, l) and none of token");
   refused("t,h,W\n1,2,3\n", "line 1: the column 'W' is no axis");
-  refused("t,h,w,\x1b\n1,2,3,4\n", "line 1: the column '\\x1b' is no axis");
+  refused("t,h,w,\x1b\n1,2,3,4\n", "line 1: the column '\\e' is no axis");
   // A UTF-8 byte order mark before the header (a spreadsheet's CSV) is skipped.
   const auto bom = parse_axis_position_rows("\xEF\xBB\xBFt,h,w\n0,1,2\n", "f", 10);
   ASSERT_EQ(bom.size(), 1u);

@@ -37,7 +37,7 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
         {{"layouts", "--dim", "64", "--max-distance", "256", "--png", "layouts.png"},
          t.tr("scores against distance: Meta's interleaved reference, rotate_half on unconverted weights, and the "
               "permuted fix")},
-        // The cos/sin cache as each layout stores it (issue 51, item 6): the header lines, then the figure.
+        // The cos/sin cache as each layout stores it: the header lines, then the figure.
         {{"layouts", "--dim", "64", "--cache", "--png", "layouts_cache.png"},
          t.tr("the cos, sin and angle tables of positions 0 to 15 for the half layout, the interleaved layout and "
               "gpt-oss's half-width tables, pair 0's channels joined by a black bar"),
@@ -51,7 +51,7 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
           "wavelengths.png"},
          wavelengths_caption},
         // A dumped q (tests/reference/spectrum.py; the page writes it from the program): the energy band and the
-        // periodic pair, its first 7 lines (issue 69).
+        // periodic pair, its first 7 lines.
         {{"spectrum", "--dump", "data/dumps/q_spectrum.npy"}, "", 7}},
        LessonFrames::Wavelengths},
       {6,

@@ -102,7 +102,8 @@ std::size_t incomplete_tail(const std::string& s) {
 
 bool TerminalSafeBuffer::pass(bool all) {
   const std::size_t keep = all ? 0 : incomplete_tail(pending_);
-  const std::string safe = escape_controls(std::string_view(pending_).substr(0, pending_.size() - keep), true);
+  const std::string safe =
+      escape_controls(std::string_view(pending_).substr(0, pending_.size() - keep), kWholeText, Lines::Kept);
   pending_.erase(0, pending_.size() - keep);
   raw_.write(safe.data(), static_cast<std::streamsize>(safe.size()));
   return static_cast<bool>(raw_);

@@ -1,4 +1,4 @@
-// rope inspect's computation (inspect.hpp): the numbers of a model's report, moved out of the printer so that the
+// rope inspect's computation (inspect.hpp): the numbers of a model's report, apart from the printer so that the
 // text, the JSON and the Python module's Spec.data share them.
 #include "rope/analysis/inspect.hpp"
 

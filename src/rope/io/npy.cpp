@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 namespace {
@@ -111,7 +112,7 @@ struct Descr {
 
 Descr parse_descr(const std::string& descr, const TensorReadOptions& options, const HeaderParser& at) {
   const auto refuse = [&](const std::string& why) {
-    at.fail(fmt::format("'descr' '{}': {}", escape_for_message(descr), why));
+    at.fail(fmt::format("'descr' '{}': {}", escape_controls(descr, kQuotedBytes), why));
   };
   if (descr.size() != 3) refuse("expected a byte order and a type such as '<f4'");
   Descr d;
@@ -191,7 +192,7 @@ TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, c
                                           : nullptr;
     if (!seen)
       p.fail(fmt::format("unknown key '{}' (a .npy header has 'descr', 'fortran_order', 'shape')",
-                         escape_for_message(key)));
+                         escape_controls(key, kQuotedBytes)));
     if (*seen) p.fail(fmt::format("key '{}' given twice", key));
     *seen = true;
     if (key == "descr") descr = p.string_literal();

@@ -19,6 +19,7 @@
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_directory.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 namespace {
@@ -58,7 +59,7 @@ TensorHeader safetensors_entry(const nlohmann::json& j, const std::string& key, 
   const auto fail = [&](const std::string& where, const std::string& rule) {
     throw InvalidArgument(fmt::format("{}: {}: {}", name, where, rule));
   };
-  const std::string field = "tensor '" + escape_for_message(key) + "'";
+  const std::string field = "tensor '" + escape_controls(key, kQuotedBytes) + "'";
   const nlohmann::json& entry = j[key];
   if (!entry.is_object()) fail(field, "must be an object with dtype, shape, data_offsets");
   if (!entry.contains("dtype") || !entry["dtype"].is_string()) fail(field + " dtype", "missing or not a string");
@@ -72,9 +73,10 @@ TensorHeader safetensors_entry(const nlohmann::json& j, const std::string& key, 
   }
   if (!type && options.integers) {
     fail(field + " dtype",
-         fmt::format("'{}' is not F16, BF16, F32, F64, I64, I32, I16, I8 or U8", escape_for_message(dtype)));
+         fmt::format("'{}' is not F16, BF16, F32, F64, I64, I32, I16, I8 or U8", escape_controls(dtype, kQuotedBytes)));
   }
-  if (!type) fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32 or F64", escape_for_message(dtype)));
+  if (!type)
+    fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32 or F64", escape_controls(dtype, kQuotedBytes)));
   if (!entry.contains("shape") || !entry["shape"].is_array()) fail(field + " shape", "missing or not an array");
   std::vector<long> shape;
   for (const auto& dim : entry["shape"]) {
@@ -152,7 +154,8 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
   if (key.empty()) {
     if (names.size() != 1) {
       std::string list;
-      for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
+      for (std::size_t i = 0; i < names.size() && i < 8; ++i)
+        list += (i ? ", " : "") + escape_controls(names[i], kQuotedBytes);
       if (names.size() > 8) list += ", …";
       fail("header", names.empty() ? std::string("holds no tensor")
                                    : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list,
@@ -160,7 +163,7 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
     }
     key = names.front();
   } else if (!j.contains(key) || key == "__metadata__") {
-    fail("header", fmt::format("no tensor named '{}'", escape_for_message(key)));
+    fail("header", fmt::format("no tensor named '{}'", escape_controls(key, kQuotedBytes)));
   }
   return safetensors_entry(j, key, n, buffer_size, name, options, max_elements);
 }

@@ -13,6 +13,7 @@
 #include "rope/core/message.hpp"
 #include "rope/io/input_files.hpp"
 #include "rope/io/torch_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -89,7 +90,7 @@ std::shared_ptr<const TensorDirectory> TensorDirectory::open(const std::string& 
   if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
   auto s = std::make_unique<State>();
   s->path = path;
-  s->name = escape_for_message(path);
+  s->name = escape_controls(path, kQuotedBytes);
   if (is_zip_file(path)) {
     s->torch.emplace(TorchArchive::open(path));
     s->listing.file = path;
@@ -149,7 +150,8 @@ TensorData TensorDirectory::read(const TensorReadOptions& options) const {
   if (!s.safetensors) return read_tensor_file(s.path, options);
   const TensorStream t = stream(options);
   const TensorHeader& h = t.header();
-  detail::checked_element_count(h.shape, s.name, "tensor '" + escape_for_message(options.tensor) + "' shape");
+  detail::checked_element_count(h.shape, s.name,
+                                "tensor '" + escape_controls(options.tensor, kQuotedBytes) + "' shape");
   TensorData out;
   out.shape = h.shape;
   out.dtype = h.dtype;

@@ -30,24 +30,6 @@ std::string_view to_string(TensorFormat format) {
   return "?";
 }
 
-std::string escape_for_message(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t start = i;
-    const auto c = decode_utf8(text, i);
-    if (!c) {  // an invalid byte: escaped, and decoding resumes after it
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
-      i = start + 1;
-    } else if (*c < 0x20 || *c == 0x7f) {
-      out += *c == '\n' ? std::string("\\n") : *c == '\t' ? std::string("\\t") : fmt::format("\\x{:02x}", unsigned(*c));
-    } else {
-      out.append(text.substr(start, i - start));
-    }
-    if (out.size() > 200) return out.substr(0, 200) + "…";
-  }
-  return out;
-}
-
 std::string shape_string(const std::vector<long>& shape) {
   std::string s = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -158,7 +140,7 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
           break;
         }
         throw InvalidArgument(error_msg("{0}: line {1}, column {2}: '{3}' is not a finite decimal number", name,
-                                        line_no, c + 1, escape_for_message(cell)));
+                                        line_no, c + 1, escape_controls(cell, kQuotedBytes)));
       }
       if (static_cast<long>(t.values.size() + row.size()) > kMaxTensorElements) {
         throw InvalidArgument(
@@ -199,7 +181,7 @@ TensorFormat detect_tensor_format(std::string_view bytes, const std::string& pat
   throw InvalidArgument(
       error_msg("{0}: not a .npy file (no \\x93NUMPY magic), not safetensors (no '{{' at byte 8), "
                 "and the name does not end in .npy, .safetensors, .csv or .txt",
-                escape_for_message(path)));
+                escape_controls(path, kQuotedBytes)));
 }
 
 TensorData read_tensor_file(const std::string& path, const TensorReadOptions& options) {
@@ -212,7 +194,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   if (ends_with(".pt") || ends_with(".pth") || is_zip_file(path)) return TorchArchive::open(path).read(options);
   detail::count_tensor_directory_read();
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
-  const std::string name = escape_for_message(path);
+  const std::string name = escape_controls(path, kQuotedBytes);
   if (file.error != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, file.reason()));
   if (file.text.size() > kMaxTensorFileBytes) {
     throw InvalidArgument(
@@ -221,7 +203,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",
-                                    option_name("tensor"), escape_for_message(options.tensor), name,
+                                    option_name("tensor"), escape_controls(options.tensor, kQuotedBytes), name,
                                     to_string(format)));
   }
   switch (format) {

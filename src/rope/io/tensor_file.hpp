@@ -116,9 +116,6 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
 /// The shape as "(2, 3, 4)".
 std::string shape_string(const std::vector<long>& shape);
 
-/// `text` with control characters and non-ASCII bytes of invalid UTF-8 escaped (\n, \x1b), for messages.
-std::string escape_for_message(std::string_view text);
-
 namespace detail {
 /// The product of `shape`, checked: each dimension >= 0, the product <= max_elements.
 /// @throws InvalidArgument "{name}: {field}: …" otherwise.

@@ -14,6 +14,7 @@
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/io/weights_file.hpp"
 
 namespace rope {
@@ -115,7 +116,7 @@ TensorListing list_checkpoint(const std::string& path) {
 }  // namespace
 
 TensorListing list_tensors(const std::string& path) {
-  const std::string name = escape_for_message(path);
+  const std::string name = escape_controls(path, kQuotedBytes);
   TensorListing out;
   if (names_checkpoint(path)) return list_checkpoint(path);
   if (is_gguf_file(path)) {

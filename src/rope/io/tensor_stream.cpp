@@ -15,6 +15,7 @@
 #include "rope/core/simd.hpp"
 #include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -89,7 +90,7 @@ std::uint64_t header_end(const std::vector<unsigned char>& head) {
 TensorStream TensorStream::open(const std::string& path, const TensorReadOptions& options) {
   if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
   TensorStream s;
-  s.name_ = escape_for_message(path);
+  s.name_ = escape_controls(path, kQuotedBytes);
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   note_input_file(s.fd_);
@@ -117,7 +118,7 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   const TensorFormat format = detect_tensor_format(bytes, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",
-                                    option_name("tensor"), escape_for_message(options.tensor), s.name_,
+                                    option_name("tensor"), escape_controls(options.tensor, kQuotedBytes), s.name_,
                                     to_string(format)));
   }
   if (format == TensorFormat::Csv)
@@ -129,7 +130,7 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
 
 TensorStream TensorStream::open_parsed(const std::string& path, TensorHeader header) {
   TensorStream s;
-  s.name_ = escape_for_message(path);
+  s.name_ = escape_controls(path, kQuotedBytes);
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   note_input_file(s.fd_);

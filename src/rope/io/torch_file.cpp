@@ -33,6 +33,7 @@
 #include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_stream.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 namespace {
@@ -134,8 +135,8 @@ class TorchZip {
     const ZipRecord* rec = find(record);
     unz64_file_pos where = rec->where;
     const auto damaged = [&] {
-      return InvalidArgument(
-          error_msg("{0}: record {1} cannot be read (a damaged archive)", name_, escape_for_message(record)));
+      return InvalidArgument(error_msg("{0}: record {1} cannot be read (a damaged archive)", name_,
+                                       escape_controls(record, kQuotedBytes)));
     };
     if (first > rec->size || count > rec->size - first) throw damaged();
     if (unzGoToFilePos64(zip_, &where) != UNZ_OK || unzOpenCurrentFile(zip_) != UNZ_OK) throw damaged();
@@ -553,7 +554,7 @@ class Unpickler {
     throw InvalidArgument(
         error_msg("{0}: data.pkl byte {1}: refuses to run `{2}` named in data.pkl (rope reads "
                   "tensors, storages, dicts, lists and tuples, and runs nothing)",
-                  name_, op_at_, escape_for_message(module + "." + attr)));
+                  name_, op_at_, escape_controls(module + "." + attr, kQuotedBytes)));
   }
   int global(const std::string& module, const std::string& attr) {
     const int v = make(Kind::Global);
@@ -597,13 +598,13 @@ class Unpickler {
     const ZipRecord* rec = zip_.find(record);
     if (!rec) {
       throw InvalidArgument(error_msg("{0}: data.pkl byte {1}: storage '{2}' has no record {3} in the archive", name_,
-                                      op_at_, escape_for_message(k), escape_for_message(record)));
+                                      op_at_, escape_controls(k, kQuotedBytes), escape_controls(record, kQuotedBytes)));
     }
     const auto need = static_cast<std::uint64_t>(numel.i);
     if (need > rec->size / static_cast<std::uint64_t>(tt.bytes)) {
       throw InvalidArgument(
           error_msg("{0}: storage '{1}': data.pkl says {2} elements of {3} bytes, and its record holds {4} bytes",
-                    name_, escape_for_message(k), numel.i, tt.bytes, rec->size));
+                    name_, escape_controls(k, kQuotedBytes), numel.i, tt.bytes, rec->size));
     }
     const int v = make(Kind::Storage);
     Val& s = vals_[static_cast<std::size_t>(v)];
@@ -690,7 +691,7 @@ class Unpickler {
           "{0}: data.pkl byte {1}: a view of shape {2}, strides {3} at offset {4} reaches past its storage '{5}' "
           "of {6} elements",
           name_, op_at_, shape_string(info.shape), shape_string(info.strides), offset.i,
-          escape_for_message(info.storage_key), info.storage_numel));
+          escape_controls(info.storage_key, kQuotedBytes), info.storage_numel));
     }
     return v;
   }
@@ -741,7 +742,8 @@ class Flattener {
       visits_ = 0;
       walk(root, "", "", 0);
       throw InvalidArgument(error_msg("{0}: two tensors are named '{1}', at {2} and at {3}: a name must say one tensor",
-                                      name_, escape_for_message(out[i].name), subscripts_.at(0), subscripts_.at(1)));
+                                      name_, escape_controls(out[i].name, kQuotedBytes), subscripts_.at(0),
+                                      subscripts_.at(1)));
     }
   }
 
@@ -792,12 +794,13 @@ class Flattener {
           }
           throw InvalidArgument(error_msg(
               "{0}: data.pkl: a tensor lies under the key {1} in '{2}': rope names tensors by their str and int keys",
-              name_, key_text(key), escape_for_message(path)));
+              name_, key_text(key), escape_controls(path, kQuotedBytes)));
         }
         const std::string ks = key.kind == Kind::Str ? key.s : std::to_string(key.i);
-        const std::string sub = !want_                  ? std::string()
-                                : key.kind == Kind::Str ? fmt::format("{}['{}']", subscript, escape_for_message(key.s))
-                                                        : fmt::format("{}[{}]", subscript, key.i);
+        const std::string sub = !want_ ? std::string()
+                                : key.kind == Kind::Str
+                                    ? fmt::format("{}['{}']", subscript, escape_controls(key.s, kQuotedBytes))
+                                    : fmt::format("{}[{}]", subscript, key.i);
         walk(x.items[k + 1], join(ks), sub, depth + 1);
       }
     } else {
@@ -852,14 +855,14 @@ void open_torch(TorchArchive::State& o) {
         o.zip->read(o.prefix + "byteorder", 0, std::min<std::uint64_t>(order->size, 16), buffer);
     if (text != "little" && text != "big") {
       throw InvalidArgument(
-          error_msg("{0}: byteorder is '{1}', not 'little' or 'big'", name, escape_for_message(text)));
+          error_msg("{0}: byteorder is '{1}', not 'little' or 'big'", name, escape_controls(text, kQuotedBytes)));
     }
     o.big_endian = text == "big";
   }
   const ZipRecord* rec = o.zip->find(pkl);
   if (rec->size > kMaxPickleBytes) {
     throw InvalidArgument(error_msg("{0}: record {1} is {2} bytes, above the limit of {3}", name,
-                                    escape_for_message(pkl), rec->size, kMaxPickleBytes));
+                                    escape_controls(pkl, kQuotedBytes), rec->size, kMaxPickleBytes));
   }
   std::vector<unsigned char> pkl_buffer;
   const std::string_view text = o.zip->read(pkl, 0, rec->size, pkl_buffer);
@@ -903,7 +906,7 @@ TorchArchive TorchArchive::in_memory(std::string_view bytes, const std::string& 
   return a;
 }
 
-TorchArchive TorchArchive::open(const std::string& path) { return open(path, escape_for_message(path)); }
+TorchArchive TorchArchive::open(const std::string& path) { return open(path, escape_controls(path, kQuotedBytes)); }
 
 TorchArchive TorchArchive::open(const std::string& path, const std::string& name) {
   TorchArchive a;
@@ -959,7 +962,7 @@ TensorData TorchArchive::read(const TensorReadOptions& options) const {
   const auto names = [&] {
     std::string list;
     for (std::size_t i = 0; i < o.tensors.size() && i < 8; ++i)
-      list += (i ? ", " : "") + escape_for_message(o.tensors[i].name);
+      list += (i ? ", " : "") + escape_controls(o.tensors[i].name, kQuotedBytes);
     return o.tensors.size() > 8 ? list + ", …" : list;
   };
   if (o.tensors.empty()) throw InvalidArgument(error_msg("{0}: holds no tensor", name));
@@ -975,11 +978,11 @@ TensorData TorchArchive::read(const TensorReadOptions& options) const {
       if (x.name == options.tensor) t = &x;
     }
     if (!t) {
-      throw InvalidArgument(
-          error_msg("{0}: no tensor named '{1}' (it holds {2})", name, escape_for_message(options.tensor), names()));
+      throw InvalidArgument(error_msg("{0}: no tensor named '{1}' (it holds {2})", name,
+                                      escape_controls(options.tensor, kQuotedBytes), names()));
     }
   }
-  const std::string field = "tensor '" + escape_for_message(t->name) + "'";
+  const std::string field = "tensor '" + escape_controls(t->name, kQuotedBytes) + "'";
   if (t->shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {  // listed, not read
     throw InvalidArgument(
         error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, t->shape.size(), kMaxTensorRank));

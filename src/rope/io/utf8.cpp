@@ -1,5 +1,7 @@
 #include "rope/io/utf8.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <fmt/format.h>
 
 namespace rope {
@@ -92,32 +94,37 @@ bool is_bidi_control(char32_t cp) {
 
 }  // namespace
 
-std::string escape_controls(std::string_view text, bool keep_lines) {
+std::string escape_controls(std::string_view text, std::size_t max_bytes, Lines lines) {
   std::string out;
-  out.reserve(text.size());
+  out.reserve(std::min(text.size(), max_bytes));
+  char code[16];  // an escape written by number: \xNN, \uNNNN
+  const auto number = [&](const char* form, unsigned value) {
+    return std::string_view(code, static_cast<std::size_t>(std::snprintf(code, sizeof code, form, value)));
+  };
   std::size_t i = 0;
   while (i < text.size()) {
     const std::size_t start = i;
     const std::optional<char32_t> cp = decode_utf8(text, i);
+    std::string_view piece;  // one character or its escape, written whole or not at all
     if (!cp) {
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
-    } else if (keep_lines && (*cp == '\n' || *cp == '\t')) {
-      out += static_cast<char>(*cp);
+      piece = number("\\x%02x", static_cast<unsigned char>(text[start]));
     } else if (*cp == '\n') {
-      out += "\\n";
+      piece = lines == Lines::Kept ? "\n" : "\\n";
     } else if (*cp == '\t') {
-      out += "\\t";
+      piece = lines == Lines::Kept ? "\t" : "\\t";
     } else if (*cp == '\r') {
-      out += "\\r";
+      piece = "\\r";
     } else if (*cp == 0x1b) {
-      out += "\\e";
+      piece = "\\e";
     } else if (*cp < 0x20 || *cp == 0x7f) {
-      out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
+      piece = number("\\x%02x", static_cast<unsigned>(*cp));
     } else if ((*cp >= 0x80 && *cp <= 0x9f) || is_bidi_control(*cp)) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(*cp));
+      piece = number("\\u%04x", static_cast<unsigned>(*cp));
     } else {
-      out.append(text.substr(start, i - start));
+      piece = text.substr(start, i - start);
     }
+    if (piece.size() > max_bytes - out.size()) return out + "…";
+    out += piece;
   }
   return out;
 }

@@ -29,11 +29,22 @@ std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos);
 /// its tables with it (rope/report/printing.hpp columns(), pad()).
 std::size_t display_width(std::string_view text);
 
-/// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F), bidirectional control
-/// (U+061C, U+200E, U+200F, U+202A … U+202E, U+2066 … U+2069) and byte that is not UTF-8 is shown escaped (\n,
-/// \t, \r, \e, \xNN, \u0085, \u202e), so no input can move the cursor, retitle, clear the terminal or reorder
-/// what it shows. With `keep_lines`, newline and tab stay as they are (the layout of a report).
-std::string escape_controls(std::string_view text, bool keep_lines = false);
+/// The bound of a value quoted in a message (a cell, a path, a tensor name, a key): its escaped text keeps at most
+/// this many bytes, so a megabyte of one input line still gives one line a reader can take in.
+inline constexpr std::size_t kQuotedBytes = 200;
+/// No bound: the whole text (a report's own header, the terminal's stream).
+inline constexpr std::size_t kWholeText = std::string_view::npos;
+
+/// Whether escape_controls keeps a report's layout (newline and tab as they are) or writes one line.
+enum class Lines { Escaped, Kept };
+
+/// `text` safe for a terminal, the one escape of rope's messages and output: every C0 control, DEL, C1 control
+/// (U+0080 … U+009F), bidirectional control (U+061C, U+200E, U+200F, U+202A … U+202E, U+2066 … U+2069) and byte
+/// that is not UTF-8 is shown escaped (\n, \t, \r, \e, \xNN, \u0085, \u202e), so no input can move the cursor,
+/// retitle, clear the terminal or reorder what it shows. When the escaped text is longer than `max_bytes`, it
+/// ends after the last whole character or escape that fits, then "…" (never inside a UTF-8 sequence or an
+/// escape). With Lines::Kept, newline and tab stay as they are.
+std::string escape_controls(std::string_view text, std::size_t max_bytes = kWholeText, Lines lines = Lines::Escaped);
 
 /// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN (JSON output).
 std::string valid_utf8(const std::string& text);

@@ -21,6 +21,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -207,7 +208,7 @@ std::vector<WeightTensor> parse_safetensors_tensors(std::string_view header, std
   std::vector<WeightTensor> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key() == "__metadata__") continue;
-    const std::string field = "tensor '" + escape_for_message(it.key()) + "'";
+    const std::string field = "tensor '" + escape_controls(it.key(), kQuotedBytes) + "'";
     const nlohmann::json& e = it.value();
     if (!e.is_object() || !e.contains("dtype") || !e["dtype"].is_string() || !e.contains("shape") ||
         !e["shape"].is_array() || !e.contains("data_offsets") || !e["data_offsets"].is_array() ||
@@ -227,7 +228,8 @@ std::vector<WeightTensor> parse_safetensors_tensors(std::string_view header, std
       if (t.dtype == s.name) type = &s;
     }
     if (!type)
-      weights_fail(name, field + " dtype", fmt::format("'{}' is not a safetensors type", escape_for_message(t.dtype)));
+      weights_fail(name, field + " dtype",
+                   fmt::format("'{}' is not a safetensors type", escape_controls(t.dtype, kQuotedBytes)));
     t.type = type->ggml;
     t.decodable = type->ggml < 1000;
     if (e["shape"].size() > static_cast<std::size_t>(kMaxTensorRank))
@@ -279,13 +281,14 @@ std::vector<std::pair<std::string, std::string>> parse_safetensors_index(std::st
   std::vector<std::pair<std::string, std::string>> out;
   std::map<std::string, int> shards;
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const std::string field = "weight_map '" + escape_for_message(it.key()) + "'";
+    const std::string field = "weight_map '" + escape_controls(it.key(), kQuotedBytes) + "'";
     if (!it.value().is_string()) weights_fail(name, field, "must be a shard's file name");
     const std::string file = it.value().get<std::string>();
     if (file.empty() || file == "." || file == ".." || file.find('/') != std::string::npos ||
         file.find('\0') != std::string::npos) {
-      weights_fail(name, field,
-                   fmt::format("'{}' is not a file name in the index's directory", escape_for_message(file)));
+      weights_fail(
+          name, field,
+          fmt::format("'{}' is not a file name in the index's directory", escape_controls(file, kQuotedBytes)));
     }
     shards[file] = 0;
     if (shards.size() > kMaxWeightShards)
@@ -328,8 +331,8 @@ std::vector<WeightTensor> join_shards(const std::vector<std::pair<std::string, s
     const auto it = std::lower_bound(out.begin(), out.end(), tensor,
                                      [](const WeightTensor& t, const std::string& name) { return t.name < name; });
     if (it == out.end() || it->name != tensor) {
-      weights_fail(index, "weight_map '" + escape_for_message(tensor) + "'",
-                   fmt::format("the tensor is not in its shard '{}'", escape_for_message(shard)));
+      weights_fail(index, "weight_map '" + escape_controls(tensor, kQuotedBytes) + "'",
+                   fmt::format("the tensor is not in its shard '{}'", escape_controls(shard, kQuotedBytes)));
     }
   }
   return out;
@@ -378,12 +381,12 @@ std::vector<float> read_weight(const WeightFile& file, const WeightTensor& t) {
   const auto type = t.decodable ? ggml_type(t.type) : std::nullopt;
   if (!type) {
     throw InvalidArgument(error_msg("{0}: tensor '{1}': type {2} is not read (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)",
-                                    file.path, escape_for_message(t.name), t.dtype));
+                                    file.path, escape_controls(t.name, kQuotedBytes), t.dtype));
   }
   const long n = t.elements();
   if (n > kMaxWeightElements) {
     throw InvalidArgument(error_msg("{0}: tensor '{1}': {2} elements, more than the {3} allowed", file.path,
-                                    escape_for_message(t.name), n, kMaxWeightElements));
+                                    escape_controls(t.name, kQuotedBytes), n, kMaxWeightElements));
   }
   const WeightReadFile f(file.files.at(t.file));
   if (t.offset > f.size() || t.bytes > f.size() - t.offset) {
@@ -413,7 +416,7 @@ std::vector<float> read_finite_weight(const WeightFile& file, const WeightTensor
     if (!std::isfinite(values[i])) {
       const std::string& holder = t.file < file.files.size() ? file.files[t.file] : file.path;  // the shard
       throw InvalidArgument(error_msg("{0}: {1} holds a value that is not a finite number ({2} at element {3})",
-                                      escape_for_message(holder), escape_for_message(t.name),
+                                      escape_controls(holder, kQuotedBytes), escape_controls(t.name, kQuotedBytes),
                                       static_cast<double>(values[i]), i));
     }
   }

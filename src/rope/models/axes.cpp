@@ -14,6 +14,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 
 // Sources of the axis maps (docs/multi-axis.md):
 //   (A2) huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py
@@ -520,7 +521,7 @@ std::vector<std::size_t> header_axis_columns(const std::vector<std::string_view>
       throw InvalidArgument(
           error_msg("{0} line {1}: the column '{2}' is no axis (t, h, w, e, p, l) and none of "
                     "token, segment, kind",
-                    what, line_number, escape_for_message(std::string(cell))));
+                    what, line_number, escape_controls(std::string(cell), kQuotedBytes)));
     }
     const auto n = std::count(cells.begin(), cells.end(), cell);
     if (n > 1) {

@@ -6,7 +6,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/suggest.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 
 // The per-layer RoPE of a resolved model (ModelConfig::layer_types): which entry a --layer-type names, the
 // layers' lists as text, the query scalings of NoPE layers. hf/hf_config_layers.cpp fills layer_types.

@@ -7,21 +7,10 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/io/text_file.hpp"
 #include "rope/models/families/family_table.hpp"
-#include "rope/models/hf/hf_config.hpp"
-#include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope {
-
-ModelConfig parse_model_config(std::string_view json_text, const std::string& name) {
-  const detail::json doc = detail::parse_json(json_text, name, kMaxConfigBytes);
-  if (std::optional<ModelConfig> diffusers = detail::parse_diffusers_config(doc, name)) return std::move(*diffusers);
-  ModelConfig m = detail::ConfigParser(doc, name).parse();
-  detail::read_layer_types(doc, name, m);
-  return m;
-}
 
 std::optional<SoftmaxScale> family_softmax_scale(std::string_view model_type, const RopeConfig& rope) {
   const ModelFamily* family = find_model_family(model_type);
@@ -38,15 +27,6 @@ Message softmax_scale_note(const SoftmaxScale& s) {
       "softmax scale: this model's attention multiplies qk_head_dim^−0.5 by get_mscale({0}, {1})² = {2:.6g}, "
       "with get_mscale(f, m) = 0.1·m·ln f + 1 = {3:.6g}; outside RoPE, every layer ({4})",
       format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
-}
-
-ModelConfig read_model_config(const std::string& path) {
-  if (path.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
-  // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
-  // parse_model_config refuses a text over the limit.
-  const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
-  if (file.error != 0) throw IoError(error_msg("cannot read '{0}': {1}", path, file.reason()));
-  return parse_model_config(file.text, path);
 }
 
 namespace {

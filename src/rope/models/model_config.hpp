@@ -1,7 +1,10 @@
 /// @file
 /// Reading a Hugging Face `config.json` into a RopeConfig (scaling.hpp); the model presets of
-/// data/models/ are read the same way (presets.hpp). The JSON is read strictly (json_reader.hpp), the
-/// keys' meaning is Hugging Face's (hf_config.hpp).
+/// data/models/ are read the same way (presets.hpp). The JSON is read strictly (io/json_reader.hpp), the
+/// keys' meaning is Hugging Face's (hf/hf_config.hpp).
+/// The readers are declared here, for the top of models/ to call, and defined in the folder of each format, which
+/// includes this header and never the other way: parse_model_config and read_model_config by hf/ (hf_config.cpp),
+/// read_model_file, which recognizes a GGUF file by its first bytes, by gguf/ (gguf_config.cpp).
 ///
 /// Keys read (HF conventions, docs/scaling.md "Reading a model's config"):
 ///   rope_theta (v4 top level, or v5 rope_parameters.rope_theta; default 10000 with a note);
@@ -219,5 +222,9 @@ ModelConfig vision_model(VisionRope kind, int head_dim, double base);
 /// Reads and parses a file. @throws IoError if it cannot be read (or is larger than kMaxConfigBytes:
 /// InvalidArgument), InvalidArgument as parse_model_config.
 ModelConfig read_model_config(const std::string& path);
+
+/// The model of a file: a GGUF file when it starts with "GGUF" (whatever its name), else a config.json
+/// (read_model_config). What `--config FILE` and `rope inspect FILE` read.
+ModelConfig read_model_file(const std::string& path);
 
 }  // namespace rope

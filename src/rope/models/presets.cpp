@@ -5,7 +5,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/suggest.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
 namespace rope {

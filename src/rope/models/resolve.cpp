@@ -13,7 +13,6 @@
 #include "rope/core/message.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/models/fope.hpp"
-#include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"
 #include "rope/models/presets.hpp"
@@ -28,7 +27,7 @@ std::optional<ModelConfig> load_source(const ModelSource& source) {
         error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
   }
   if (!source.preset.empty()) return load_preset(source.preset);
-  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic
   return std::nullopt;
 }
 

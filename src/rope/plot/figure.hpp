@@ -136,8 +136,8 @@ inline constexpr Eigen::Index kMaxPlottedPoints = 20000;
 
 /// A heatmap with more rows (columns) is drawn by every k-th row (column), k = ⌈rows/kMaxHeatmapSide⌉, each
 /// drawn cell k cells tall (wide): never more cells per side than a figure has pixels (kMaxPixels), and
-/// within cairo's 32 767-pixel image side, beyond which gnuplot's pngcairo silently wrote nothing (a
-/// 128 × 32 768 heatmap, `rope frequencies --dim 65536 --png`, issue 52).
+/// within cairo's 32 767-pixel image side, beyond which gnuplot's pngcairo silently writes nothing (a
+/// 128 × 32 768 heatmap, `rope frequencies --dim 65536 --png`).
 inline constexpr Eigen::Index kMaxHeatmapSide = 8000;
 
 /// Limits: a figure larger than this is never useful and would make gnuplot slow.

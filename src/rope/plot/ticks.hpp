@@ -23,8 +23,7 @@ std::pair<double, double> nice_log_range(double lo, double hi);
 std::string tick_label(double x);
 
 /// The labels of one axis's ticks, in one notation: plain while every tick is (tick_label), else every tick a
-/// power of ten, so a log axis reads 10^0, 10^1, …, 10^6 (or 10^4, 2×10^4, 5×10^4, 10^5), never 1000 beside 1e5
-/// (issue 68).
+/// power of ten, so a log axis reads 10^0, 10^1, …, 10^6 (or 10^4, 2×10^4, 5×10^4, 10^5), never 1000 beside 1e5.
 std::vector<std::string> tick_labels(const std::vector<double>& ticks);
 
 }  // namespace rope::plot

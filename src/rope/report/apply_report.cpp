@@ -1,4 +1,4 @@
-// The printers of rope apply (apply_report.hpp), the text moved verbatim out of the command.
+// The printers of rope apply (apply_report.hpp).
 #include "rope/report/printing.hpp"
 #include "rope/report/apply_report.hpp"
 

@@ -1,6 +1,5 @@
-// The text printer moved verbatim from apps/rope/cli/commands/cmd_attention.cpp, the shift table from
-// apps/rope/cli/attention_shift_table.cpp and the model's score lines from attention_model_lines.cpp (issue 51:
-// the report pattern).
+// The printers of rope attention (attention_report.hpp): the scores, the table of a shift's verdicts and a
+// model's score lines.
 #include "rope/report/attention_report.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The printers of rope bench (bench_report.hpp), the text moved verbatim out of the command.
+// The printers of rope bench (bench_report.hpp).
 #include "rope/report/bench_report.hpp"
 
 #include <algorithm>

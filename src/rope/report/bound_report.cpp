@@ -1,4 +1,4 @@
-// The printers of rope bound (bound_report.hpp), the text and the figure moved verbatim out of the command.
+// The printers of rope bound (bound_report.hpp): the text and the figure.
 #include "rope/report/bound_report.hpp"
 
 #include <algorithm>

@@ -13,7 +13,8 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
@@ -121,7 +122,8 @@ Value to_value(const json& j) {
 
 [[noreturn]] void not_a_rank_report(const std::string& path, const std::string& what) {
   throw InvalidArgument(error_msg("{0}: not a report of ranks, as rope check {1} {2} writes it: {3}",
-                                  escape_for_message(path), option_name("rank_files"), option_name("json"), what));
+                                  escape_controls(path, kQuotedBytes), option_name("rank_files"), option_name("json"),
+                                  what));
 }
 
 /// A whole number of the report (rank, cp size, a start): 0 … 2^53.
@@ -162,7 +164,8 @@ std::vector<std::string> report_paths(const std::vector<std::string>& given) {
       }
       in_dir.push_back(it->path().string());
     }
-    if (ec) throw IoError(error_msg("cannot read the directory '{0}': {1}", escape_for_message(g), ec.message()));
+    if (ec)
+      throw IoError(error_msg("cannot read the directory '{0}': {1}", escape_controls(g, kQuotedBytes), ec.message()));
     std::sort(in_dir.begin(), in_dir.end());
     for (const std::string& p : in_dir) add(p);
   }
@@ -182,8 +185,8 @@ CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given)
     const std::uintmax_t size = std::filesystem::file_size(p, ec);
     if (ec) continue;  // read_text_file names what is wrong with it
     if (size > kMaxRankReportBytes) {
-      throw InvalidArgument(
-          error_msg("the report '{0}' is larger than the {1}-byte limit", escape_for_message(p), kMaxRankReportBytes));
+      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
+                                      escape_controls(p, kQuotedBytes), kMaxRankReportBytes));
     }
     total += size;
     if (total > kMaxMergedReportBytes) {
@@ -205,8 +208,8 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
   std::size_t total = 0;
   for (const RankReportText& r : reports) {
     if (r.text.size() > kMaxRankReportBytes) {
-      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit", escape_for_message(r.name),
-                                      kMaxRankReportBytes));
+      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
+                                      escape_controls(r.name, kQuotedBytes), kMaxRankReportBytes));
     }
     total += r.text.size();
     if (total > kMaxMergedReportBytes) {
@@ -219,7 +222,7 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
   std::string first_path, first_check;  // the first row's mode and expectation, as JSON text
   for (const RankReportText& report : reports) {
     const std::string& path = report.name;
-    const json j = detail::parse_json(report.text, escape_for_message(path), kMaxRankReportBytes);
+    const json j = detail::parse_json(report.text, escape_controls(path, kQuotedBytes), kMaxRankReportBytes);
     if (!j.is_object()) not_a_rank_report(path, "not an object");
     const json& rows = field(j, "ranks", path);
     const json& starts = field(j, "sequence_starts", path);
@@ -241,7 +244,7 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
       throw InvalidArgument(
           error_msg("'{0}' is a report of another batch than '{1}' (its cp size, layout or sequence "
                     "starts differ): merge the reports of one run",
-                    escape_for_message(path), escape_for_message(first_path)));
+                    escape_controls(path, kQuotedBytes), escape_controls(first_path, kQuotedBytes)));
     }
     for (const json& r : rows) {
       if (!r.is_object()) not_a_rank_report(path, "a rank that is not an object");
@@ -276,12 +279,13 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
         throw InvalidArgument(
             error_msg("'{0}' is a report of another check than '{1}' (its mode or expected RoPE "
                       "differs): merge the reports of one run",
-                      escape_for_message(path), escape_for_message(first_path)));
+                      escape_controls(path, kQuotedBytes), escape_controls(first_path, kQuotedBytes)));
       }
       const auto k = static_cast<std::size_t>(row.rank);
       if (!rank_path[k].empty()) {
         throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
-                                        escape_for_message(rank_path[k]), escape_for_message(path)));
+                                        escape_controls(rank_path[k], kQuotedBytes),
+                                        escape_controls(path, kQuotedBytes)));
       }
       rank_path[k] = path;
       if (const auto d = check.find("diagnosis"); !row.passed() && d != check.end() && d->is_object()) {

@@ -46,7 +46,7 @@ std::string expected_text(const RopeExpectation& e, const Message& where, const 
 }
 
 /// rope check's row "expected": expected_text with the attention factor at the report's digits (`--digits`, default
-/// 4; 0: every digit), an integer as it is (issue 63: "an attention factor of 1.138629436111989").
+/// 4; 0: every digit), an integer as it is (never "an attention factor of 1.138629436111989").
 static std::string check_expected_text(const RopeExpectation& e, const Message& where, const Text& t,
                                        const std::optional<int>& digits) {
   const double a = e.attention_factor();
@@ -168,7 +168,7 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   v["closest"] = kind_value(d.closest);
   v["closest_explained"] = d.closest ? Value(d.closest_explained) : Value();
   v["correct_until"] = d.correct_until;
-  // The parameter of the variant matched (issue 53): {"length": 8192}, {"base": 500000}, …; {} when none.
+  // The parameter of the variant matched: {"length": 8192}, {"base": 500000}, …; {} when none.
   Value found = Value::object();
   for (const auto& [name, value] : d.found) found[name] = value;
   v["found"] = found;
@@ -518,7 +518,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
       t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base(), r)));
   out << '\n';
   row(t.tr("max |Δ|/tolerance"), t.tr("{0}  (<= 1 passes)", ratio_text(c.max_ratio, digits)));
-  // Each test's own ratio (issue 78 item 7): bf16's element tolerance lets a norm 12 % off through, so the two differ.
+  // Each test's own ratio: bf16's element tolerance lets a norm 12 % off through, so the two differ.
   const CheckReport& rp = run.report;
   if (!e.fope) {
     row(t.tr("ratio per test"),

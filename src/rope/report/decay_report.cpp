@@ -1,5 +1,4 @@
-// The text printer and the figure moved verbatim from apps/rope/cli/commands/cmd_decay.cpp (issue 51: the
-// report pattern).
+// The printers of rope decay (decay_report.hpp): the text and the figure of the bound or the scores.
 #include "rope/report/printing.hpp"
 #include "rope/report/decay_report.hpp"
 
@@ -36,8 +35,8 @@ plot::Figure make_figure(const DecayRequest& opt, int d, const std::vector<Decay
   fig.log_y = opt.log_y;
   switch (kind) {
     case DecayKind::Bound:
-      // Its subtitle in the title: what the curve is not. The y axis from 0 (issue 68): from its lowest value the
-      // curve looked steeper than it is.
+      // Its subtitle in the title: what the curve is not. The y axis from 0: from its lowest value the curve
+      // would look steeper than it is.
       fig.title = f.tr("RoFormer long-range decay bound, d = {0}: an upper bound, not a score", d);
       fig.ylabel = opt.normalize ? f.tr("f(m) / f(0)") : f.tr("bound f(m)");
       if (!opt.log_y) {

@@ -1,5 +1,4 @@
-// The printers of rope decay --xpos (decay_xpos_report.hpp), the text and the figure moved verbatim out of the
-// command.
+// The printers of rope decay --xpos (decay_xpos_report.hpp): the text and the figure.
 #include "rope/report/decay_xpos_report.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// The printers of rope encodings (encodings_report.hpp): the text moved verbatim out of the command.
+// The printers of rope encodings (encodings_report.hpp).
 #include "rope/report/encodings_report.hpp"
 
 #include <cmath>

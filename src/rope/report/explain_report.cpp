@@ -1,4 +1,4 @@
-// The text printer moved verbatim from apps/rope/cli/commands/cmd_explain.cpp (issue 51: the report pattern).
+// The printer of rope explain (explain_report.hpp): the walkthrough's steps, each with its numbers and check.
 #include "rope/report/explain_report.hpp"
 
 #include <algorithm>

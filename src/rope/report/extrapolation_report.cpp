@@ -1,4 +1,4 @@
-// The printers of rope extrapolation (extrapolation_report.hpp), the text moved verbatim out of the command.
+// The printers of rope extrapolation (extrapolation_report.hpp).
 #include "rope/report/extrapolation_report.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// The printers of rope frequencies' table (frequencies_report.hpp), moved verbatim out of the command.
+// The printers of rope frequencies' table (frequencies_report.hpp).
 #include "rope/report/digits.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/frequencies_report.hpp"

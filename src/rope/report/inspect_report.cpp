@@ -1,5 +1,5 @@
-// The printers of rope inspect's report (inspect_report.hpp): the text (moved here from the command line so that
-// the Python module's Spec.describe() prints the same), the value JSON and Python share, and the preset list.
+// The printers of rope inspect's report (inspect_report.hpp): the text (in the library so that the Python
+// module's Spec.describe() prints the same), the value JSON and Python share, and the preset list.
 #include "rope/report/digits.hpp"
 #include "rope/report/inspect_report.hpp"
 #include "rope/report/text.hpp"

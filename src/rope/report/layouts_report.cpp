@@ -1,4 +1,4 @@
-// The text printer moved verbatim from apps/rope/cli/commands/cmd_layouts.cpp (issue 51: the report pattern).
+// The printers of rope layouts (layouts_report.hpp): the text, and the figure of the cos/sin cache.
 #include "rope/report/layouts_report.hpp"
 
 #include <algorithm>
@@ -227,7 +227,7 @@ plot::Figure cache_figure(const LayoutCache& cache, const Text& t) {
   }
   plot::Figure fig;
   // The title and the axis title are centred on the plot, which the colour bar pushes left: at most about 60
-  // characters, or their start is cut off at the figure's left edge (the lesson page at 1920×1080, issue 51). The
+  // characters, or their start is cut off at the figure's left edge (the lesson page at 1920×1080). The
   // tables in the order of the names above them: cat(freqs, freqs), repeat_interleave(2), d/2 columns.
   fig.title = t.tr("The cos/sin cache in memory: d = {0}, positions 0 … {1} downward", d, P - 1);
   fig.xlabel = t.tr("channel (cat(freqs, freqs) | repeat_interleave(2) | d/2)");

@@ -1,4 +1,4 @@
-// The text printer moved verbatim from apps/rope/cli/commands/cmd_lesson.cpp (issue 51: the report pattern).
+// The printer of rope lesson (lesson_report.hpp): the lesson's sections as text.
 #include "rope/report/lesson_report.hpp"
 
 #include "rope/report/json.hpp"

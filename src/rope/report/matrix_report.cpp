@@ -1,4 +1,4 @@
-// The printers of rope matrix (matrix_report.hpp), the text and the figure moved verbatim out of the command.
+// The printers of rope matrix (matrix_report.hpp): the text and the figure.
 #include "rope/report/matrix_report.hpp"
 
 #include <fmt/format.h>

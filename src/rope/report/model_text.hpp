@@ -29,7 +29,7 @@ std::string layout_text(const ModelRope& rope, const Text& t);
 /// What a command that works on whole heads (attention, decay) says about the spec it used, one line
 /// each: the head and its rotating channels, the layout and how it is known, the scaling and the
 /// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
-/// Moved from the command line's scaling_options (issue 51).
+/// Every front end prints a model's RoPE with it.
 std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t);
 
 /// Prints `lines` (spec_summary's) indented by two spaces, each wrapped at 100 columns (printing.hpp wrap_lines).

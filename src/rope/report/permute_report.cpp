@@ -1,4 +1,4 @@
-// The printers of rope permute's report (permute_report.hpp), moved from the command (issue 61's pattern).
+// The printers of rope permute's report (permute_report.hpp).
 #include "rope/report/permute_report.hpp"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
-// The printers of rope positions, M-RoPE (positions_report.hpp): the text, the CSV and the figure moved verbatim
-// out of the command.
+// The printers of rope positions, M-RoPE (positions_report.hpp): the text, the CSV and the figure.
 #include "rope/report/positions_report.hpp"
 
 #include <fmt/format.h>

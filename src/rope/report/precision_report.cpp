@@ -1,5 +1,4 @@
-// The printers of rope precision (precision_report.hpp), the text and the figure moved verbatim out of the
-// command.
+// The printers of rope precision (precision_report.hpp): the text and the figure.
 #include "rope/report/precision_report.hpp"
 
 #include <algorithm>

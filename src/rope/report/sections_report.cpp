@@ -1,5 +1,4 @@
-// The printers of rope sections (sections_report.hpp): the text, the CSV and the figures moved verbatim out of
-// the command and apps/rope/cli/figures/.
+// The printers of rope sections (sections_report.hpp): the text, the CSV and the figures.
 #include "rope/report/sections_report.hpp"
 
 #include <algorithm>

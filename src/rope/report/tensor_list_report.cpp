@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/text.hpp"
@@ -31,9 +32,10 @@ Value tensor_list_value(const TensorListing& listing) {
 }
 
 void print_tensor_list(std::ostream& out, const TensorListing& listing, const Text& t) {
-  out << t.tr("{0} ({1}): {2} tensors\n", escape_for_message(listing.file), listing.format, listing.tensors.size());
+  out << t.tr("{0} ({1}): {2} tensors\n", escape_controls(listing.file, kQuotedBytes), listing.format,
+              listing.tensors.size());
   std::size_t width = 4;
-  for (const TensorEntry& e : listing.tensors) width = std::max(width, columns(escape_for_message(e.name)));
+  for (const TensorEntry& e : listing.tensors) width = std::max(width, columns(escape_controls(e.name, kQuotedBytes)));
   width = std::min<std::size_t>(width, 60);
   const bool sharded =
       std::any_of(listing.tensors.begin(), listing.tensors.end(), [](const TensorEntry& e) { return !e.file.empty(); });
@@ -42,9 +44,9 @@ void print_tensor_list(std::ostream& out, const TensorListing& listing, const Te
   for (const TensorEntry& e : listing.tensors) {
     std::string strides = e.strides.empty() ? std::string("-") : shape_string(e.strides);
     if (e.offset != 0) strides += t.tr(", offset {0}", e.offset);
-    if (sharded) strides = pad(strides, 20) + "  " + escape_for_message(e.file);
-    out << "  " << pad(e.name.empty() ? std::string("-") : escape_for_message(e.name), width) << "  " << pad(e.dtype, 9)
-        << "  " << pad(shape_string(e.shape), 20) << "  " << strides << '\n';
+    if (sharded) strides = pad(strides, 20) + "  " + escape_controls(e.file, kQuotedBytes);
+    out << "  " << pad(e.name.empty() ? std::string("-") : escape_controls(e.name, kQuotedBytes), width) << "  "
+        << pad(e.dtype, 9) << "  " << pad(shape_string(e.shape), 20) << "  " << strides << '\n';
   }
 }
 

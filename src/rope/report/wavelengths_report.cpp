@@ -1,4 +1,4 @@
-// The printers of rope wavelengths (wavelengths_report.hpp), the text moved verbatim out of the command.
+// The printers of rope wavelengths (wavelengths_report.hpp).
 #include "rope/report/wavelengths_report.hpp"
 
 #include <algorithm>

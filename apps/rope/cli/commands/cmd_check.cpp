@@ -19,6 +19,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/analysis/check/check_ranks.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_ranks_report.hpp"
 #include "rope/report/check_report.hpp"
@@ -81,7 +82,7 @@ int run_check_ranks(const CheckOptions& opt, const RankOptions& ranks, std::ostr
   const auto layout = parse_cp_layout(ranks.cp_layout);
   if (!layout) {
     throw InvalidArgument(error_msg("--cp-layout must be zigzag, round-robin or contiguous (got '{0}')",
-                                    escape_for_message(ranks.cp_layout)));
+                                    escape_controls(ranks.cp_layout, kQuotedBytes)));
   }
   r.batch.layout = *layout;
   r.batch.cp_size = ranks.cp_size;

@@ -11,6 +11,7 @@
 
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/analysis/teaching/positions_run.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/report/cp_positions_report.hpp"
 #include "rope/report/positions_report.hpp"
 #include "rope/report/rope_text.hpp"
@@ -23,7 +24,6 @@
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/io/tensor_file.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/mrope_positions.hpp"
@@ -136,7 +136,7 @@ CpPositionsRequest cp_request(const PositionsOptions& opt) {
   const auto layout = parse_cp_layout(opt.cp_layout);
   if (!layout) {
     throw InvalidArgument(error_msg("--cp-layout must be zigzag, round-robin or contiguous (got '{0}')",
-                                    escape_for_message(opt.cp_layout)));
+                                    escape_controls(opt.cp_layout, kQuotedBytes)));
   }
   r.layout = *layout;
   r.cp_size = opt.cp_size;

@@ -12,9 +12,9 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/report_output.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/report/weights_report.hpp"
 #include "rope/core/error.hpp"
-#include "rope/io/tensor_file.hpp"
 
 namespace rope::cli {
 
@@ -62,7 +62,8 @@ Command add_weights_command(CLI::App& app) {
       ->check(CLI::Validator(
           [](std::string& value) {
             if (value != "q" && value != "k")
-              throw InvalidArgument(error_msg("--tensor must be q or k (got '{0}')", escape_for_message(value)));
+              throw InvalidArgument(
+                  error_msg("--tensor must be q or k (got '{0}')", escape_controls(value, kQuotedBytes)));
             return std::string();
           },
           ""))

@@ -20,7 +20,7 @@ inline constexpr int kLadderDims[] = {64, 128, 256};
 
 /// Bound on the measured cost of a bench run, repeat × (seq + points/128): one unit is about 0.22 ms of
 /// CPU (seq 4096 takes 0.9 s a repeat, 10^6 decay points 1.8 s), so 1.2·10^5 is about 30 s. Each setting
-/// alone at its maximum stays under it except together: repeat 100 with seq 4096 was 500 s.
+/// alone at its maximum stays under it; together they would not (repeat 100 with seq 4096: about 500 s).
 inline constexpr double kMaxBenchWork = 1.2e5;
 
 struct LadderTiming {

@@ -7,8 +7,8 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_directory.hpp"
-#include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_list.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -46,8 +46,8 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
   const int stars = star_count(out.before_pattern);
   if (stars > kMaxTensorPatternStars || star_count(out.after_pattern) != stars) {
     throw InvalidArgument(error_msg("'{0}' and '{1}': the two tensor names need the same number of '*', at most {2}",
-                                    escape_for_message(out.before_pattern), escape_for_message(out.after_pattern),
-                                    kMaxTensorPatternStars));
+                                    escape_controls(out.before_pattern, kQuotedBytes),
+                                    escape_controls(out.after_pattern, kQuotedBytes), kMaxTensorPatternStars));
   }
   // Each file opened once: its directory read here, every layer's tensors read from it (tensor_directory.hpp).
   const std::shared_ptr<const TensorDirectory> before_file = TensorDirectory::open(d.before);
@@ -65,8 +65,8 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
       throw InvalidArgument(error_msg(
           "{0} '{1}' and {2} '{3}': each layer's k is named by the runs of q's '*', so k's tensor names need the same "
           "number of '*' as '{4}' ({5})",
-          option_name("k_before_tensor"), escape_for_message(kb), option_name("k_after_tensor"), escape_for_message(ka),
-          escape_for_message(out.before_pattern), stars));
+          option_name("k_before_tensor"), escape_controls(kb, kQuotedBytes), option_name("k_after_tensor"),
+          escape_controls(ka, kQuotedBytes), escape_controls(out.before_pattern, kQuotedBytes), stars));
     }
     key_patterns.emplace(kb, ka);
   }
@@ -81,19 +81,19 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
         std::any_of(after.tensors.begin(), after.tensors.end(), [&](const TensorEntry& a) { return a.name == other; });
     if (!present) {
       throw InvalidArgument(error_msg("{0}: no tensor named '{1}', the pair of '{2}' in {3}",
-                                      escape_for_message(d.after), escape_for_message(other),
-                                      escape_for_message(e.name), escape_for_message(d.before)));
+                                      escape_controls(d.after, kQuotedBytes), escape_controls(other, kQuotedBytes),
+                                      escape_controls(e.name, kQuotedBytes), escape_controls(d.before, kQuotedBytes)));
     }
     if (pairs.size() >= kMaxCheckedLayers) {
       throw InvalidArgument(error_msg("'{0}' matches more than the {1} layers one run checks",
-                                      escape_for_message(out.before_pattern), kMaxCheckedLayers));
+                                      escape_controls(out.before_pattern, kQuotedBytes), kMaxCheckedLayers));
     }
     pairs.emplace_back(e.name, other);
     pair_runs.push_back(std::move(runs));
   }
   if (pairs.empty()) {
-    throw InvalidArgument(error_msg("{0}: no tensor matches '{1}'", escape_for_message(d.before),
-                                    escape_for_message(out.before_pattern)));
+    throw InvalidArgument(error_msg("{0}: no tensor matches '{1}'", escape_controls(d.before, kQuotedBytes),
+                                    escape_controls(out.before_pattern, kQuotedBytes)));
   }
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto& [b, a] = pairs[i];

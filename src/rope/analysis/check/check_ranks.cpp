@@ -9,7 +9,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_directory.hpp"
-#include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 namespace {
@@ -19,7 +19,7 @@ long parse_rank(const std::string& digits, const std::string& path) {
   if (digits.empty() || digits.size() > 18 ||
       !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
     throw InvalidArgument(error_msg("{0}: the rank read from the path, '{1}', is not a whole number",
-                                    escape_for_message(path), escape_for_message(digits)));
+                                    escape_controls(path, kQuotedBytes), escape_controls(digits, kQuotedBytes)));
   }
   return std::stol(digits);
 }
@@ -32,17 +32,17 @@ long rank_of_path(const std::string& path, const std::string& rank_of) {
     try {
       re = std::regex(rank_of, std::regex::ECMAScript);
     } catch (const std::regex_error&) {
-      throw InvalidArgument(
-          error_msg("{0} '{1}' is not a regular expression", option_name("rank_of"), escape_for_message(rank_of)));
+      throw InvalidArgument(error_msg("{0} '{1}' is not a regular expression", option_name("rank_of"),
+                                      escape_controls(rank_of, kQuotedBytes)));
     }
     if (re.mark_count() != 1) {
       throw InvalidArgument(error_msg("{0} '{1}' has {2} groups: give one, around the rank's number",
-                                      option_name("rank_of"), escape_for_message(rank_of), re.mark_count()));
+                                      option_name("rank_of"), escape_controls(rank_of, kQuotedBytes), re.mark_count()));
     }
     std::smatch m;
     if (!std::regex_search(path, m, re)) {
       throw InvalidArgument(error_msg("{0} '{1}' does not match the path '{2}'", option_name("rank_of"),
-                                      escape_for_message(rank_of), escape_for_message(path)));
+                                      escape_controls(rank_of, kQuotedBytes), escape_controls(path, kQuotedBytes)));
     }
     return parse_rank(m[1].str(), path);
   }
@@ -53,7 +53,7 @@ long rank_of_path(const std::string& path, const std::string& rank_of) {
     const long r = parse_rank((*it)[1].str(), path);
     if (named && *named != r) {
       throw InvalidArgument(error_msg("{0} names ranks {1} and {2}: give {3} REGEX, its one group the rank",
-                                      escape_for_message(path), *named, r, option_name("rank_of")));
+                                      escape_controls(path, kQuotedBytes), *named, r, option_name("rank_of")));
     }
     named = r;
   }
@@ -68,7 +68,7 @@ long rank_of_path(const std::string& path, const std::string& rank_of) {
     throw InvalidArgument(
         error_msg("the file name '{0}' holds {1} numbers and its path no \"rank\" followed by one: "
                   "give {2} REGEX, its one group the rank",
-                  escape_for_message(name), numbers.size(), option_name("rank_of")));
+                  escape_controls(name, kQuotedBytes), numbers.size(), option_name("rank_of")));
   }
   return parse_rank(numbers.front(), path);
 }
@@ -84,13 +84,14 @@ std::vector<std::string> files_by_rank(const std::vector<std::string>& paths, lo
   for (const std::string& p : paths) {
     const long r = rank_of_path(p, rank_of);
     if (r >= cp_size) {
-      throw InvalidArgument(error_msg("'{0}' is rank {1}, beyond {2} {3} (ranks 0 … {4})", escape_for_message(p), r,
-                                      option_name("cp_size"), cp_size, cp_size - 1));
+      throw InvalidArgument(error_msg("'{0}' is rank {1}, beyond {2} {3} (ranks 0 … {4})",
+                                      escape_controls(p, kQuotedBytes), r, option_name("cp_size"), cp_size,
+                                      cp_size - 1));
     }
     std::string& slot = out[static_cast<std::size_t>(r)];
     if (!slot.empty()) {
-      throw InvalidArgument(
-          error_msg("two files of rank {0}: '{1}' and '{2}'", r, escape_for_message(slot), escape_for_message(p)));
+      throw InvalidArgument(error_msg("two files of rank {0}: '{1}' and '{2}'", r, escape_controls(slot, kQuotedBytes),
+                                      escape_controls(p, kQuotedBytes)));
     }
     slot = p;
   }
@@ -119,8 +120,8 @@ std::vector<std::string> file_of_rank(const std::vector<std::string>& paths, lon
   for (const std::string& p : paths) {
     if (rank_of_path(p, rank_of) != rank) continue;
     if (!slot.empty()) {
-      throw InvalidArgument(
-          error_msg("two files of rank {0}: '{1}' and '{2}'", rank, escape_for_message(slot), escape_for_message(p)));
+      throw InvalidArgument(error_msg("two files of rank {0}: '{1}' and '{2}'", rank,
+                                      escape_controls(slot, kQuotedBytes), escape_controls(p, kQuotedBytes)));
     }
     slot = p;
   }

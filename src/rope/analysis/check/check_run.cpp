@@ -18,7 +18,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/longrope_rule.hpp"
 
@@ -47,7 +47,7 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
 /// A list of layer type names for one line: at most kMaxListedNames, each cut to kMaxListedNameBytes bytes, then
-/// "and N more" (the bound of names read from a config, models/hf/json_reader.hpp).
+/// "and N more" (the bound of names read from a config, io/json_reader.hpp).
 Message listed_layer_types(const std::vector<std::string>& names) {
   std::string out;
   for (std::size_t i = 0; i < names.size() && i < detail::kMaxListedNames; ++i) {
@@ -365,7 +365,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   if (shift_map) {  // (H2): key i at δ_i = new_i − old_i, which the report gives as the positions
     if (static_cast<long>(map.size()) != dumps.after.seq) {
       throw InvalidArgument(error_msg("{0} '{1}' holds {2} rows (old, new) for a dump of {3} keys: a row per key",
-                                      option_name("shift_map"), escape_for_message(s.shift_map), map.size(),
+                                      option_name("shift_map"), escape_controls(s.shift_map, kQuotedBytes), map.size(),
                                       dumps.after.seq));
     }
     dumps.positions.resize(map.size());
@@ -396,9 +396,9 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   // A positions file's header names its axes: they must be the ones this model's map reads, in its order (a
   // HunyuanVL CSV's p, w, h, t are not llama.cpp's t, h, w, e although both have four).
   if (!dumps.axis_names.empty() && e.rope.axes && dumps.axis_names != e.rope.axes->components()) {
-    throw InvalidArgument(error_msg("{0} '{1}' names the axes {2}, but this model reads {3}",
-                                    option_name("axis_positions"), escape_for_message(request.dumps.axis_positions),
-                                    dumps.axis_names, e.rope.axes->components()));
+    throw InvalidArgument(error_msg(
+        "{0} '{1}' names the axes {2}, but this model reads {3}", option_name("axis_positions"),
+        escape_controls(request.dumps.axis_positions, kQuotedBytes), dumps.axis_names, e.rope.axes->components()));
   }
   if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;

@@ -23,8 +23,9 @@ void require_same_shape(const DiffRequest& request) {
   const std::vector<long> b = TensorStream::open(request.after_b, read).header().shape;
   if (a != b) {
     throw InvalidArgument(error_msg("{0} '{1}' has shape {2}, {3} '{4}' has {5}: they must be equal",
-                                    option_name("after_b"), escape_for_message(request.after_b), shape_string(b),
-                                    option_name("after_a"), escape_for_message(request.dumps.after), shape_string(a)));
+                                    option_name("after_b"), escape_controls(request.after_b, kQuotedBytes),
+                                    shape_string(b), option_name("after_a"),
+                                    escape_controls(request.dumps.after, kQuotedBytes), shape_string(a)));
   }
 }
 

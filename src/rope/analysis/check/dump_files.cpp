@@ -12,6 +12,7 @@
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -35,7 +36,7 @@ std::vector<double> typed_list(const std::string& text, const std::string& what)
     throw InvalidArgument(
         error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
                   "@FILE or by its path)",
-                  what, escape_for_message(text)));
+                  what, escape_controls(text, kQuotedBytes)));
   }
   return parse_list_argument(text, what);
 }
@@ -47,7 +48,7 @@ std::vector<double> sequence_starts(const std::string& text) {
     const DumpPositions p = read_positions_file(*file, what + " file");
     if (p.rows != 1 || p.components != 1) {
       throw InvalidArgument(error_msg("{0} file '{1}' has shape {2}: sequence starts are one row of indices", what,
-                                      escape_for_message(*file), shape_string(p.shape)));
+                                      escape_controls(*file, kQuotedBytes), shape_string(p.shape)));
     }
     std::vector<double> v;
     for (const AxisPosition& a : p.values) v.push_back(a.value[0]);
@@ -98,7 +99,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     before = whole(o.before, o.before_directory, read);
     after = whole(o.after, o.after_directory, read_after);
   }
-  const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
+  const std::string before_name = escape_controls(o.before, kQuotedBytes),
+                    after_name = escape_controls(o.after, kQuotedBytes);
   // A dump whose last axis is several heads, read by its head size: a flat [tokens, heads·d] dump (vLLM's and
   // SGLang's rotary inputs and outputs) viewed [tokens, heads, d]; a [batch, seq, heads·d] one (ONNX's
   // RotaryEmbedding with num_heads, onnxruntime's) viewed [batch, seq, heads, d]. The same elements in both.
@@ -155,7 +157,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   } else if (!o.axis_positions.empty()) {
     input.axis_positions = parse_axis_position_rows(
         read_text_file(o.axis_positions, option_name("axis_positions") + " file", kMaxAxisPositionsBytes),
-        fmt::format("{} '{}'", option_name("axis_positions"), escape_for_message(o.axis_positions)),
+        fmt::format("{} '{}'", option_name("axis_positions"), escape_controls(o.axis_positions, kQuotedBytes)),
         static_cast<std::size_t>(kMaxDumpPositions), &l.axis_names);
     for (const AxisPosition& p : input.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {

@@ -7,6 +7,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/core/types.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 
@@ -133,7 +134,8 @@ DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::str
 std::vector<double> parse_position_range(std::string_view text, std::string_view what) {
   const std::size_t c1 = text.find(':');
   if (c1 == std::string_view::npos)
-    throw InvalidArgument(error_msg("{0} must be a range A:B or A:B:STEP (got '{1}')", what, escape_for_message(text)));
+    throw InvalidArgument(
+        error_msg("{0} must be a range A:B or A:B:STEP (got '{1}')", what, escape_controls(text, kQuotedBytes)));
   const std::size_t c2 = text.find(':', c1 + 1);
   const long a = parse_integer(text.substr(0, c1), what);
   const long b =

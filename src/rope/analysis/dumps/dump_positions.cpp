@@ -13,6 +13,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope {
 namespace {
@@ -132,7 +133,7 @@ std::string without_header(std::string_view text, std::string_view header) {
 
 DumpPositions read_positions_bytes(const std::string& path, const std::string& what, const std::string& tensor,
                                    std::string_view header) {
-  const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
+  const std::string name = fmt::format("{} '{}'", what, escape_controls(path, kQuotedBytes));
   TensorReadOptions read;
   read.integers = true;
   read.tensor = tensor;
@@ -146,7 +147,7 @@ DumpPositions read_positions_bytes(const std::string& path, const std::string& w
                       static_cast<std::uintmax_t>(st.st_size) > kMaxPositionsFileBytes;
   const BoundedRead file = larger ? BoundedRead{} : read_file_bounded(path, kMaxPositionsFileBytes);
   if (file.error != 0)
-    throw IoError(error_msg("cannot read {0} '{1}': {2}", what, escape_for_message(path), file.reason()));
+    throw IoError(error_msg("cannot read {0} '{1}': {2}", what, escape_controls(path, kQuotedBytes), file.reason()));
   if (larger || file.text.size() > kMaxPositionsFileBytes) {
     throw InvalidArgument(
         error_msg("{0}: larger than the {1}-byte limit for a positions file", name, kMaxPositionsFileBytes));
@@ -156,7 +157,7 @@ DumpPositions read_positions_bytes(const std::string& path, const std::string& w
   if (bytes.size() >= 9 && bytes[8] == '{') return positions_from_tensor(parse_safetensors(bytes, name, read), name);
   if (!tensor.empty()) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors or torch.save file, and {2} is not one",
-                                    option_name("positions_tensor"), escape_for_message(tensor), name));
+                                    option_name("positions_tensor"), escape_controls(tensor, kQuotedBytes), name));
   }
   if (bytes.size() >= 6 && bytes.substr(0, 6) == std::string_view("\x93NUMPY", 6)) {
     return positions_from_tensor(parse_npy(bytes, name, read), name);
@@ -175,7 +176,7 @@ DumpPositions read_positions_file(const std::string& path, const std::string& wh
 
 std::vector<ShiftMapRow> read_shift_map_file(const std::string& path, const std::string& what) {
   const DumpPositions p = read_positions_bytes(path, what, "", "old,new");
-  const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
+  const std::string name = fmt::format("{} '{}'", what, escape_controls(path, kQuotedBytes));
   if (p.components != 1 || p.seq != 2) {
     throw InvalidArgument(error_msg("{0}: shape [{1}] is not [n, 2], a row (old, new) per key", name,
                                     fmt::format("{}", fmt::join(p.shape, ", "))));
@@ -279,7 +280,7 @@ std::optional<DumpPositions> read_axis_positions_tensor(const std::string& path,
     throw InvalidArgument(
         error_msg("{0} '{1}': positions of shape {2}: expected [C, seq] or [C, batch, seq] with C = "
                   "2, 3 or 4 components per position (HF's position_ids [3, batch, seq])",
-                  what, escape_for_message(path), shape_string(p.shape)));
+                  what, escape_controls(path, kQuotedBytes), shape_string(p.shape)));
   }
   // [C, seq] read as C rows of one component: each index's C components instead.
   DumpPositions axes;

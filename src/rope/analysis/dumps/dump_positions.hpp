@@ -47,8 +47,8 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 /// @throws IoError (unreadable), InvalidArgument as the two above.
 DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor = "");
 
-/// One row of a shift map (rope check --shift-map, check_mode.hpp (H2)): a key moved from `old_position` to
-/// `new_position`.
+/// One row of a shift map (rope check --shift-map, check_mode.hpp (H2)): a key whose position changed from
+/// `old_position` to `new_position`.
 struct ShiftMapRow {
   double old_position = 0;
   double new_position = 0;

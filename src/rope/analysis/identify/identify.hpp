@@ -105,7 +105,7 @@ struct Identification {
     double offset = 0;
   };
   /// The groups turned at positions offset from the others' (a per-head position table indexed wrong: head 3 at
-  /// 5000 + i, issue 63), each with its shift; empty when every group fits dump_positions, when all of them are offset,
+  /// 5000 + i), each with its shift; empty when every group fits dump_positions, when all of them are offset,
   /// or more than kMaxOffsetGroups are.
   std::vector<GroupOffset> group_offsets;
   std::vector<int> undetermined;  ///< pairs whose θ_j the positions cannot determine

@@ -101,7 +101,7 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   }
   // FoPE's ζ·z moves both channels of a kept pair. Partial rotary (HF GPT-NeoX, Phi, StableLM; ggml's NEOX with
   // n_dims < head_dim) turns pairs (j, j + r/2) of the first r channels and passes the rest through: read as pairs
-  // (j, j + d/2), its "kept" pairs are those of the first r channels, each with a partner that never moves (issue 78).
+  // (j, j + d/2), its "kept" pairs are those of the first r channels, each with a partner that never moves.
   for (int j = 0; j < kept; ++j) {
     if (!moved[static_cast<std::size_t>(j)] || !moved[static_cast<std::size_t>(j + n)]) return std::nullopt;
   }

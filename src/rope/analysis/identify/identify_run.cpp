@@ -62,7 +62,7 @@ constexpr long kMaxQueryHeadRatio = 16;
 /// error at position 131071 is 0.008 rad, the residual of a wrong reading a good part of a radian.
 constexpr double kReadingResidual = 0.05;
 
-/// rope check's k-with-query-heads (issue 78 item 2; ColossalAI PR #6429: `k_head_num = q.shape[1]`, q's token
+/// rope check's k-with-query-heads (ColossalAI PR #6429: `k_head_num = q.shape[1]`, q's token
 /// stride for k): k's buffer [T, H_k, d] walked as [T·H_k/H_q, H_q, d], so key (t, h), the flat vector t·H_k + h, is
 /// turned at the position of index ⌊(t·H_k + h) / H_q⌋. Where the positions given do not fit a dump of one batch row
 /// and several heads, each H_q = r·H_k (r = 2 … 16, at least two indices of the walk) is tried: the dump as T·H_k

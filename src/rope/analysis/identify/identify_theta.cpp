@@ -47,8 +47,8 @@ double power(const std::vector<double>& m, const std::vector<Complex>& u, double
 long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta,
                                 const std::vector<double>& w, long range) {
   // cost(k) = Σ w_j − Re Σ_j w_j·e^(i(c_j − θ_j·k)), the exponential as the product of an exact one at the start
-  // of each block of kBlock shifts and a table of exact ones within it (two roundings: a sparse dump searches
-  // 2^17 shifts for 64 pairs, one cos each was 70 % of its identify).
+  // of each block of kBlock shifts and a table of exact ones within it (two roundings), since a sparse dump searches
+  // 2^17 shifts for 64 pairs, where one cos each would be most of its identify.
   constexpr long kBlock = 256;
   const std::size_t n = c.size();
   double total = 0;
@@ -527,7 +527,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
         long true_step =
             detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
         // No step within the positions' span turns the pairs as the dump does (its median pair missing by over 0.3
-        // rad): a batch row or packed sequence whose start was left out (row 1 at 5000 + i given 0 … 63, issue 63),
+        // rad): a batch row or packed sequence whose start was left out (row 1 at 5000 + i given 0 … 63),
         // searched over the whole range, and taken where every reliable pair fits it within 0.15 rad (with at least
         // 6 pairs: a chance fit among the 2^17 steps is then below 2·10^−3), so that the jump's size is the dump's.
         // The per-step turns th carry the bias of the restarts they average, which a step within the span bears.
@@ -562,7 +562,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       id.position_offset = static_cast<double>(
           detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
       // The phases fit no offset within the positions' span (their weighted mean 1 − cos c_j beyond that of 0.3 rad):
-      // positions forgotten or offset far beyond them (a dump at 40000 + i given 0 … n − 1, issue 63): the whole
+      // positions forgotten or offset far beyond them (a dump at 40000 + i given 0 … n − 1): the whole
       // range is searched, so that the angles are fitted at the dump's own positions and not by a wrong base.
       double miss = 0;
       for (int j = 0; j < n; ++j) miss += w[j] * (1 - std::cos(c[j] - coarse[j] * id.position_offset));

@@ -377,7 +377,7 @@ SpectrumRun run_spectrum(const SpectrumRequest& request) {
   DumpFiles files = request.dump;
   files.one_dump = true;
   run.dump = open_dumps(files);
-  const std::string name = escape_for_message(files.before);
+  const std::string name = escape_controls(files.before, kQuotedBytes);
   DumpStrides strides;
   DumpVectors g = dump_geometry(run.dump.shape, run.dump.axes, name, &strides);
   g.dtype = run.dump.after.dtype;

@@ -1,4 +1,4 @@
-// rope apply's computation (apply_run.hpp), moved out of apps/rope/cli/commands/cmd_apply.cpp.
+// rope apply's computation (apply_run.hpp), for every front end.
 #include "rope/analysis/teaching/apply_run.hpp"
 
 #include <fmt/format.h>

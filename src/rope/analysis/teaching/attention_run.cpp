@@ -1,5 +1,5 @@
-// The computation moved from apps/rope/cli/commands/cmd_attention.cpp, and the shift rows' verdicts from
-// apps/rope/cli/attention_shift_table.cpp and attention_model_lines.cpp (issue 51: the report pattern).
+// rope attention's computation (attention_run.hpp): the scores, the shift rows' verdicts and a model's score
+// lines, for every front end.
 #include "rope/analysis/teaching/attention_run.hpp"
 
 #include <algorithm>

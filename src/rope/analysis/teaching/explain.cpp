@@ -154,7 +154,7 @@ Walkthrough explain(const Setup& s) {
   s5.complex_check = make_check(std::abs(s5.score - s5.complex_form), score_scale, 2, relative_angles);
   s5.relative_check = make_check(std::abs(s5.score - s5.relative_form), score_scale, 2, relative_angles);
   s5.wrong_sign_check = make_check(std::abs(s5.score - s5.wrong_sign), score_scale, 2, relative_angles);
-  // R_mᵀ applied instead of R_m (issue 51, item 5): each vector turned the other way; the score is the one
+  // R_mᵀ applied instead of R_m: each vector turned the other way; the score is the one
   // of the distance M − N, the sign slip above, here computed from the turned vectors and compared with it.
   s5.q_reversed = rotation_2d<double>(-s.m * s.theta) * s.q;
   s5.k_reversed = rotation_2d<double>(-s.n * s.theta) * s.k;

@@ -1,4 +1,4 @@
-// rope frequencies' table (frequency_table.hpp), moved out of the command so that the live page computes the same.
+// rope frequencies' table (frequency_table.hpp), in the library so that the live page computes the same.
 #include "rope/analysis/teaching/frequency_table.hpp"
 
 #include "rope/core/error.hpp"

@@ -112,7 +112,7 @@ struct LayoutsDemo {
   bool passed() const;
 };
 
-/// The cos/sin cache as it sits in memory (issue 51, item 6): rows are positions m = 0 … positions − 1,
+/// The cos/sin cache as it sits in memory: rows are positions m = 0 … positions − 1,
 /// columns the channels of one layout's table. The half layout (HF Llama's `emb = torch.cat((freqs, freqs),
 /// dim=-1)`: channel c uses θ_(c mod d/2)), the interleaved layout (GPT-J's and DeepSeek's
 /// `repeat_interleave(2)`: channel c uses θ_(c/2)) and the half-width tables (gpt-oss keeps cos, sin of d/2

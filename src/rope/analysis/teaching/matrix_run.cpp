@@ -1,4 +1,4 @@
-// rope matrix's computation (matrix_run.hpp), moved out of apps/rope/cli/commands/cmd_matrix.cpp.
+// rope matrix's computation (matrix_run.hpp), for every front end.
 #include "rope/analysis/teaching/matrix_run.hpp"
 
 #include <algorithm>

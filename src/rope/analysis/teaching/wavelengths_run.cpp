@@ -1,4 +1,4 @@
-// rope wavelengths' computation (wavelengths_run.hpp), moved out of apps/rope/cli/commands/cmd_wavelengths.cpp.
+// rope wavelengths' computation (wavelengths_run.hpp), for every front end.
 #include "rope/analysis/teaching/wavelengths_run.hpp"
 
 #include <algorithm>

@@ -27,7 +27,7 @@ void check_settings(const VerifySettings& s) {
     throw InvalidQuantity("trials", fmt::format("must be between 1 and {} (got {})", kMaxTrials, s.trials));
   }
   const double cost = verify_trial_cost(s.dense ? DType::F64 : s.dtype);
-  if (static_cast<double>(s.trials) * s.dim * cost > kMaxVerifyWork) {  // hours of work otherwise (issue 37)
+  if (static_cast<double>(s.trials) * s.dim * cost > kMaxVerifyWork) {  // hours of work otherwise
     throw InvalidQuantity(
         "trials", fmt::format("must be at most {} for d = {} in {} (trials × d × {} is at most {:g}; got {})",
                               static_cast<long>(kMaxVerifyWork / (s.dim * cost)), s.dim, to_string(s.dtype), cost,

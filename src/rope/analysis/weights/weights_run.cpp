@@ -9,6 +9,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/io/weights_file.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/hf/hf_fused_qkv.hpp"
@@ -121,7 +122,7 @@ void split_fused(std::map<QkKey, QkRows>& out, const WeightFile& w, const Weight
   const long heads = split.n_head + 2 * split.n_head_kv;
   if (heads < 1 || rows % heads != 0 || (rows / heads) % 2 != 0 || key.layer >= kMaxWeightLayers) {
     throw InvalidArgument(error_msg("{0}: tensor '{1}': {2} rows are not q, k and v of {3} + 2 × {4} heads", w.path,
-                                    escape_for_message(t.name), rows, split.n_head, split.n_head_kv));
+                                    escape_controls(t.name, kQuotedBytes), rows, split.n_head, split.n_head_kv));
   }
   const long d = rows / heads;
   out[{key.layer, QkRole::Q, key.bias}] = {&t, fused_rows(split, d, false)};
@@ -148,7 +149,7 @@ std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, const WeightSide& side,
         throw InvalidArgument(
             error_msg("{0}: tensor '{1}' holds q, k and v fused, and the family table has no order of its rows for "
                       "{2} (fused_qkv): rope splits it only as the family's modeling code does",
-                      w.path, escape_for_message(t.name), escape_for_message(side.model)));
+                      w.path, escape_controls(t.name, kQuotedBytes), escape_controls(side.model, kQuotedBytes)));
       }
       split_fused(out, w, t, *fused, *family_split);
       continue;
@@ -160,7 +161,7 @@ std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, const WeightSide& side,
     }
     if (key->layer >= kMaxWeightLayers) {
       throw InvalidArgument(error_msg("{0}: tensor '{1}': layer {2} is above the limit of {3} layers", w.path,
-                                      escape_for_message(t.name), key->layer, kMaxWeightLayers));
+                                      escape_controls(t.name, kQuotedBytes), key->layer, kMaxWeightLayers));
     }
     out[*key] = {&t, std::nullopt};
   }
@@ -235,11 +236,11 @@ WeightsRun run_weights(const WeightsRequest& request) {
   read_side(run.candidate, cand, request.config, ref);
   const auto uses_config = [&](const WeightSide& s) { return s.config_borrowed && s.config == request.config; };
   if (!request.config.empty() && !uses_config(run.reference) && !uses_config(run.candidate)) {
-    throw InvalidArgument(
-        error_msg("{0} '{1}' would not be read: both sides say their model ({2}, {3}); it is for a "
-                  "side with no config.json beside it",
-                  option_name("config"), escape_for_message(request.config), escape_for_message(run.reference.config),
-                  escape_for_message(run.candidate.config)));
+    throw InvalidArgument(error_msg(
+        "{0} '{1}' would not be read: both sides say their model ({2}, {3}); it is for a "
+        "side with no config.json beside it",
+        option_name("config"), escape_controls(request.config, kQuotedBytes),
+        escape_controls(run.reference.config, kQuotedBytes), escape_controls(run.candidate.config, kQuotedBytes)));
   }
   run.expected = pairing_map(run.reference.layout, run.candidate.layout);
   long ref_others = 0;
@@ -248,13 +249,13 @@ WeightsRun run_weights(const WeightsRequest& request) {
   for (const auto& [key, t] : ref_qk) {
     if (!cand_qk.count(key)) {
       throw InvalidArgument(error_msg("{0}: tensor '{1}' has no counterpart in {2}", ref.path,
-                                      escape_for_message(t.tensor->name), cand.path));
+                                      escape_controls(t.tensor->name, kQuotedBytes), cand.path));
     }
   }
   for (const auto& [key, t] : cand_qk) {
     if (!ref_qk.count(key)) {
       throw InvalidArgument(error_msg("{0}: tensor '{1}' has no counterpart in {2}", cand.path,
-                                      escape_for_message(t.tensor->name), ref.path));
+                                      escape_controls(t.tensor->name, kQuotedBytes), ref.path));
     }
   }
   if (cand_qk.empty()) throw InvalidArgument(error_msg("{0}: no q or k tensor of an attention layer", cand.path));
@@ -268,8 +269,8 @@ WeightsRun run_weights(const WeightsRequest& request) {
     const long c_count = c_rows.fused ? c_rows.fused->groups * c_rows.fused->rows : 0;
     if (r->shape != c->shape || r_count != c_count) {
       throw InvalidArgument(error_msg("tensor '{0}' has shape {1} in {2}, tensor '{3}' {4} in {5}: the shapes differ",
-                                      escape_for_message(r->name), shape_string(r->shape), ref.path,
-                                      escape_for_message(c->name), shape_string(c->shape), cand.path));
+                                      escape_controls(r->name, kQuotedBytes), shape_string(r->shape), ref.path,
+                                      escape_controls(c->name, kQuotedBytes), shape_string(c->shape), cand.path));
     }
     WeightsTensor out;
     out.name = c->name;
@@ -287,7 +288,7 @@ WeightsRun run_weights(const WeightsRequest& request) {
     note_dtype(run.candidate, c->dtype);
     if (out.rows < 2 || out.heads < 1 || out.rows % out.heads != 0 || (out.rows / out.heads) % 2 != 0) {
       throw InvalidArgument(error_msg("tensor '{0}': {1} rows are not {2} heads of an even number of rows",
-                                      escape_for_message(c->name), out.rows, out.heads));
+                                      escape_controls(c->name, kQuotedBytes), out.rows, out.heads));
     }
     r_values = fused_part(read_finite_weight(ref, *r), r_rows.fused, out.cols);
     c_values = fused_part(read_finite_weight(cand, *c), c_rows.fused, out.cols);
@@ -300,7 +301,7 @@ WeightsRun run_weights(const WeightsRequest& request) {
         (out.kind == 'k') == request.heatmap_key && !run.heatmap) {
       if (request.heatmap_head < 0 || request.heatmap_head >= out.heads) {
         throw InvalidArgument(error_msg("head {0} of tensor '{1}': it has heads 0 … {2}", request.heatmap_head,
-                                        escape_for_message(c->name), out.heads - 1));
+                                        escape_controls(c->name, kQuotedBytes), out.heads - 1));
       }
       run.heatmap = head_correlation(rr, cc, out.heads, request.heatmap_head);
       run.heatmap_tensor = c->name;

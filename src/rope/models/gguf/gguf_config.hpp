@@ -70,10 +70,6 @@ GgufModel gguf_model(const GgufFile& file);
 /// read_gguf (with the rope tensors) and gguf_model.
 GgufModel read_gguf_model(const std::string& path);
 
-/// The model of a file: a GGUF file when it starts with "GGUF" (whatever its name), else a config.json
-/// (read_model_config). What `--config FILE` and `rope inspect FILE` read.
-ModelConfig read_model_file(const std::string& path);
-
 /// The head counts rope permute needs, from a GGUF file ({arch}.attention.head_count, .head_count_kv) or a
 /// config.json (num_attention_heads, num_key_value_heads, else equal; text_config first when present). The
 /// model's RoPE is resolve_model_rope's (resolve.hpp), not read here a second time.

@@ -146,8 +146,8 @@ void Scaling::yarn() {
     const bool fits = std::fabs(*mul) <= std::numeric_limits<float>::max();  // a float64 key may not
     const double m = fits ? static_cast<double>(static_cast<float>(*mul) / rule->divided_by)
                           : std::numeric_limits<double>::infinity();
-    // A multiplier near float32's largest (1e38 / 0.1) is infinite here, and get_mscale refused it later without
-    // the file or the key (issue 52, item 8): refuse it at reading, with the rule.
+    // A multiplier near float32's largest (1e38 / 0.1) is infinite here, and get_mscale would refuse it later
+    // without the file or the key: refused at reading, with the rule.
     if (!std::isfinite(m)) {
       fail(lk, fmt::format("{} / {} is not a finite float32 (llama.cpp's loader divides it in float32, {}): "
                            "mscale_all_dim must be at most {}",

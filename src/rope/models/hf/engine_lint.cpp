@@ -14,7 +14,7 @@
 #include "rope/io/text_file.hpp"
 #include "rope/models/families/family_table.hpp"
 #include "rope/io/gguf.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/presets.hpp"
 

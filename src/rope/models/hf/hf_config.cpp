@@ -6,6 +6,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
+#include "rope/io/text_file.hpp"
 #include "rope/models/families/family_table.hpp"
 #include "rope/models/rope_spec.hpp"
 
@@ -400,3 +401,26 @@ void ConfigParser::read_positions() {
 }
 
 }  // namespace rope::detail
+
+namespace rope {
+
+// The config.json reader the top of models/ declares (model_config.hpp): the JSON read strictly, a diffusers
+// transformer's config recognized first, else Hugging Face's keys, then the RoPE of each layer type.
+ModelConfig parse_model_config(std::string_view json_text, const std::string& name) {
+  const detail::json doc = detail::parse_json(json_text, name, kMaxConfigBytes);
+  if (std::optional<ModelConfig> diffusers = detail::parse_diffusers_config(doc, name)) return std::move(*diffusers);
+  ModelConfig m = detail::ConfigParser(doc, name).parse();
+  detail::read_layer_types(doc, name, m);
+  return m;
+}
+
+ModelConfig read_model_config(const std::string& path) {
+  if (path.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
+  // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
+  // parse_model_config refuses a text over the limit.
+  const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
+  if (file.error != 0) throw IoError(error_msg("cannot read '{0}': {1}", path, file.reason()));
+  return parse_model_config(file.text, path);
+}
+
+}  // namespace rope

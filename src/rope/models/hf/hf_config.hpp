@@ -18,7 +18,7 @@
 #include <string_view>
 #include <utility>
 
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
 namespace rope {

@@ -52,7 +52,7 @@ DeepseekV4Head deepseek_v4_head(const Reader& r, const json& c, const std::strin
   }
   // __post_init__: the config's partial_rotary_factor, else the legacy qk_rope_head_dim / head_dim, else 64 / 512;
   // qk_rope_head_dim = int(head_dim × partial_rotary_factor).
-  std::string width_key = "head_dim";  // the key that gave the rotary width: a refusal names it (issue 62 item 10)
+  std::string width_key = "head_dim";  // the key that gave the rotary width: a refusal names it
   if (const auto p = r.positive(c, prefix, "partial_rotary_factor")) {
     width_key = "partial_rotary_factor";
     if (*p > 1) r.fail(child(prefix, "partial_rotary_factor"), fmt::format("must be at most 1, got {}", num(*p)));

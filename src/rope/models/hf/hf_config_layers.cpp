@@ -8,7 +8,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/models/families/family_table.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 
 // Per-layer RoPE as Hugging Face transformers builds it:
 //   Gemma 3 (configuration_gemma3.py, modeling_gemma3.py): layer_types, else sliding_window_pattern

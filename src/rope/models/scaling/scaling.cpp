@@ -68,7 +68,7 @@ void check_positive(double value, std::string_view method, std::string_view key)
 long original_context(const RopeConfig& c) {
   if (c.original_max_position_embeddings) return *c.original_max_position_embeddings;
   if (c.max_position_embeddings) return *c.max_position_embeddings;
-  // The option (or Python's keyword) that gives it, as missing_parameter names one (issue 63 item 5).
+  // The option (or Python's keyword) that gives it, as missing_parameter names one.
   throw InvalidArgument(
       error_msg("{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback): give {1}",
                 to_string(c.type), option_name("original_max_position_embeddings=")));

@@ -24,7 +24,7 @@ namespace rope::detail {
 void check_finite(double value, std::string_view name);
 /// The same for a config key of `method` ("yarn", "beta_fast"), named with the front end's option that gives it:
 /// "yarn beta_fast (--beta-fast) must be > 0", in Python "(beta_fast=)", whether the value came from a config or an
-/// option (issue 63 item 3).
+/// option.
 void check_finite(double value, std::string_view method, std::string_view key);
 void check_positive(double value, std::string_view method, std::string_view key);
 void check_positive(double value, std::string_view name);

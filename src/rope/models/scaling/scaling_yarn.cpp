@@ -97,7 +97,7 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
                     "(base {0}, factor f = {1}, original_max_position_embeddings L0 = {2})",
                     k.base, f, L0));
     }
-    if (!(b > 1)) {  // f < 1 turns the exponent negative: a base ≤ 1, named by what made it (round 5's item)
+    if (!(b > 1)) {  // f < 1 turns the exponent negative: a base ≤ 1, named by what made it
       throw InvalidArgument(
           error_msg("yarn variant grok-theta-scale: the effective base base^(ln(L0·f/2π)/ln(L0/2π)) = {0} must be "
                     "> 1 (base {1}, factor f = {2}, original_max_position_embeddings L0 = {3}): f·L0 must exceed 2π",

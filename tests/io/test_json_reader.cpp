@@ -7,10 +7,10 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/core/error.hpp"
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
-// Strict JSON: rope/models/hf/json_reader.cpp (through parse_model_config).
+// Strict JSON: rope/io/json_reader.cpp (through parse_model_config).
 
 namespace rope {
 namespace {

@@ -1,4 +1,4 @@
-#include "rope/models/hf/json_reader.hpp"
+#include "rope/io/json_reader.hpp"
 
 #include <cstring>
 #include <set>

@@ -1,7 +1,7 @@
 /// @file
-/// Internal to src/rope/models, not part of the library's interface (it includes nlohmann/json, which
-/// the library links privately): reading JSON text a user gives (a config.json) without trusting it,
-/// and typed access to its values with the JSON path of every problem in the message.
+/// Internal to the library, not part of its installed interface (it includes nlohmann/json, which the library
+/// links privately): reading JSON text a user gives (a config.json, a preset, a report of ranks) without trusting
+/// it, and typed access to its values with the JSON path of every problem in the message.
 ///   - a size limit, checked before parsing; a UTF-8 byte order mark first is skipped;
 ///   - nesting deeper than kMaxJsonDepth is refused before it is built; a duplicate key is refused by name
 ///     (nlohmann would keep the last one silently);
@@ -36,8 +36,8 @@ std::string num(double v);
 /// "a, b, c".
 std::string join(const std::vector<std::string>& items);
 /// Names read from a file (a config's keys, its layer types) for one line of a message: at most
-/// kMaxListedNames of them, each cut to kMaxListedNameBytes bytes at a UTF-8 boundary ("…"), then ", … (+N)".
-/// A refusal listing a block's 64 keys of 50 000 bytes each was a 3 MB line (issue 52).
+/// kMaxListedNames of them, each cut to kMaxListedNameBytes bytes at a UTF-8 boundary ("…"), then ", … (+N)", so
+/// that a refusal listing a block's keys stays one short line however many and however long the keys are.
 inline constexpr std::size_t kMaxListedNames = 16;
 inline constexpr std::size_t kMaxListedNameBytes = 48;
 std::string join_names(const std::vector<std::string>& items, std::size_t max_bytes = kMaxListedNameBytes);
