@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
@@ -12,6 +13,7 @@
 #include "rope/models/hf/hf_config.hpp"
 #include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/model_folder.hpp"
 
 namespace rope {
 
@@ -40,8 +42,23 @@ Message softmax_scale_note(const SoftmaxScale& s) {
       format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
 }
 
-ModelConfig read_model_config(const std::string& path) {
-  if (path.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
+std::string model_config_file(const std::string& path) {
+  std::error_code error;
+  if (path.empty() || !std::filesystem::is_directory(path, error)) return path;
+  const std::string folder = path.back() == '/' ? path : path + "/";
+  for (const char* name : {"config.json", "transformer/config.json"}) {
+    if (std::filesystem::is_regular_file(folder + name, error)) return folder + name;
+  }
+  throw InvalidArgument(
+      error_msg("{0} is a folder with neither config.json nor transformer/config.json: give the "
+                "model's config file",
+                path));
+}
+
+/// Reads and parses a file (a model folder's config file, model_folder.hpp).
+ModelConfig read_model_config(const std::string& given) {
+  if (given.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
+  const std::string path = model_config_file(given);
   // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
   // parse_model_config refuses a text over the limit.
   const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
