@@ -64,24 +64,24 @@ std::optional<std::string> identify_infers(const CLI::App& failed, const std::st
   const std::string option = word.substr(0, word.find('='));
   if (option == "--layout") {
     return error_msg(
-               "rope identify infers the layout from the dumps: leave out {0} (rope check {0} checks a dump "
+               "rope identify infers the layout from the dumps: leave out {0} (rope check {1} checks a dump "
                "against the layout you give)",
-               option)
+               option, option)
         .en;
   }
   if (option == "--model" || option == "--config") {
     return error_msg(
-               "rope identify infers the RoPE from the dumps, with no model: leave out {0} (rope check {0} "
+               "rope identify infers the RoPE from the dumps, with no model: leave out {0} (rope check {1} "
                "checks a dump against the model's RoPE)",
-               option)
+               option, option)
         .en;
   }
   if (option == "--base" || option == "--dim" || option == "--scaling" || option == "--factor" ||
       option == "--attention-factor" || option == "--partial-rotary-factor") {
     return error_msg(
                "rope identify infers the rotary dimension, θ per pair, the scaling and the attention factor "
-               "from the dumps: leave out {0} (rope check {0} checks a dump against the value you give)",
-               option)
+               "from the dumps: leave out {0} (rope check {1} checks a dump against the value you give)",
+               option, option)
         .en;
   }
   return std::nullopt;

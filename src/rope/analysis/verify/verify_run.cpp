@@ -93,9 +93,9 @@ VerifyRun run_verify(const VerifyRequest& q) {
     const auto d = static_cast<int>(vectors->q.rows());
     if (q.dim && *q.dim != d) {
       throw InvalidArgument(
-          error_msg("{0} {1} does not match the {2} numbers per vector of q and k: leave out {0} "
-                    "or give vectors of length {1}",
-                    option_name("dim"), *q.dim, d));
+          error_msg("{0} {1} does not match the {2} numbers per vector of q and k: leave out {3} "
+                    "or give vectors of length {4}",
+                    option_name("dim"), *q.dim, d, option_name("dim"), *q.dim));
     }
     if (!q.any_model()) asked.dim = d;
     if (vectors->at) {  // each pair once at the given positions, whose largest bounds the tolerance's budget (M13)
@@ -122,8 +122,8 @@ VerifyRun run_verify(const VerifyRequest& q) {
   if (vectors && vectors->q.rows() != rope.spec.rotary_dim) {
     throw InvalidArgument(
         error_msg("q and k hold {0} numbers per vector, and the model rotates {1} channels: give "
-                  "vectors of {1} numbers (the rotated channels of a head)",
-                  vectors->q.rows(), rope.spec.rotary_dim));
+                  "vectors of {2} numbers (the rotated channels of a head)",
+                  vectors->q.rows(), rope.spec.rotary_dim, rope.spec.rotary_dim));
   }
   settings.dim = rope.spec.rotary_dim;
   settings.base = rope.spec.config.base;
