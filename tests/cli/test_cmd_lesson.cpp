@@ -172,8 +172,8 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsHasTheQuestionsAndTheExercisesAndLoads
 
 TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {
   expect_one_line_error(rope_cli({"lesson"}), 2,
-                        "rope: the lesson is a page to write: give --html FILE, e.g. 'rope lesson --html lesson.html'");
-  expect_one_line_error(rope_cli({"lesson", "--lang", "zh"}), 2, "课程是一个要写出的网页：请给出 --html FILE");
+                        "rope: the lesson is a page: give --html FILE, e.g. 'rope lesson --html lesson.html'");
+  expect_one_line_error(rope_cli({"lesson", "--lang", "zh"}), 2, "课程是一个网页：请给出 --html FILE");
   expect_one_line_error(rope_cli({"lesson", "--html", path("l.txt")}), 2, "must end in .html or .htm");
   expect_one_line_error(rope_cli({"lesson", "--html", path("l.html"), "--lang", "fr"}), 2, "fr");
   expect_one_line_error(rope_cli({"lesson", "--html", path("missing/l.html")}), 3, "l.html");

@@ -365,7 +365,7 @@ TEST_F(CmdSections, GridNamesTheWPairsAndDrawsTheGrid) {
   const Result zh = rope_cli({"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("潜变量网格 2×3×4"));
-  EXPECT_THAT(zh.out, HasSubstr("下一行 (0, 1, 0)：64 对中有 20 对使两者的转角不同，恰好是那些 h 对"));
+  EXPECT_THAT(zh.out, HasSubstr("下一行 (0, 1, 0)：64 对中有 20 对使两者转角不同，恰好是那些 h 对"));
 }
 
 TEST_F(CmdSections, BadGridsAreOneLineAndDrawNothing) {
