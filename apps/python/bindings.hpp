@@ -29,6 +29,8 @@ void bind_check(py::module_& m);
 /// rope._rope.mrope_positions (positions.cpp).
 void bind_positions(py::module_& m);
 void bind_weights(py::module_& m);
+/// rope._rope.verify and its VerifyResult (verify.cpp).
+void bind_verify(py::module_& m);
 /// Installs the Chinese of po/zh_CN.po as the translator of the library's messages (catalog.cpp).
 void install_catalog();
 

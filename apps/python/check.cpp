@@ -380,9 +380,19 @@ py::dict checked(CheckRun run, const std::string& lang) {
     sentences(*run.k, k);
     out["k"] = k;
   }
+  if (run.pair) {  // and the pair's diagnosis sentence in `lang` (data["pair"]["diagnosis"] its English)
+    py::dict pair;
+    pair["diagnosis"] = qk_pair_diagnosis(*run.pair, run.expected).in(l);
+    out["pair"] = pair;
+  }
   // The text names the dumps as rope check names its files: here by the arguments that held them.
   if (run.before_file.empty()) run.before_file = "before";
   if (run.after_file.empty()) run.after_file = "after";
+  if (run.k && run.k->before_file.empty()) {  // k's report, named by its arguments too
+    auto k = std::make_shared<CheckRun>(*run.k);
+    k->before_file = "k_before", k->after_file = "k_after";
+    run.k = std::move(k);
+  }
   out["result"] = CheckResult{std::make_shared<const CheckRun>(std::move(run))};
   return out;
 }

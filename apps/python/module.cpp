@@ -31,6 +31,7 @@ std::string python_argument(std::string_view setting) {
       {"scaling_methods", "scaling="},
       {"check.coefficients", "rope.check(coefficients=)"},
       {"diff.coefficients", "rope.diff(coefficients=)"},
+      {"max-position", "max_position"},
   };
   // "name=": a value to give ("llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
   if (!setting.empty() && setting.back() == '=') return std::string(setting);
@@ -75,4 +76,5 @@ PYBIND11_MODULE(_rope, m) {
   rope::python::bind_check(m);
   rope::python::bind_positions(m);
   rope::python::bind_weights(m);
+  rope::python::bind_verify(m);
 }

@@ -463,5 +463,41 @@ TEST(CmdCheck, ShiftMapRefusesWhatDoesNotFit) {
   std::remove(rows.c_str());
 }
 
+TEST(CmdCheck, ShiftModesSayKeysAndTheirDeltas) {
+  const std::string map = kShiftMapDumps + "map.csv";
+  const auto off = check_shift_map("f32_offset", {"--shift-map", map});
+  EXPECT_EQ(off.code, 1) << off.err;
+  const std::string text = test::unwrapped(off.out);
+  // Each index is a key turned by its δ: the rows name keys (0 … 47) and their δ, not "positions" of δs.
+  EXPECT_THAT(text, HasSubstr("keys failing"));
+  EXPECT_THAT(text, ::testing::ContainsRegex("keys failing +[0-9]+ of 48 \\(first: key [0-9]+, δ = -?[0-9]+\\): "));
+  EXPECT_THAT(text, Not(HasSubstr("positions failing")));
+  EXPECT_THAT(text, ::testing::ContainsRegex("first failure +key [0-9]+ \\(δ = -?[0-9]+\\), "));
+  const auto zh = check_shift_map("f32_offset", {"--shift-map", map, "--lang", "zh"});
+  EXPECT_THAT(test::unwrapped(zh.out), HasSubstr("超差的键"));
+}
+
+TEST(CmdCheck, ShiftMapHeadersNamedOrRefusedNamingTheColumns) {
+  // The map of map.csv with a header of longer names: read alike.
+  std::ifstream in(kShiftMapDumps + "map.csv");
+  std::string line, rows;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#' && line.find_first_not_of("0123456789-,. \r") == std::string::npos)
+      rows += line + "\n";
+  }
+  const std::string named = ::testing::TempDir() + "cmd_check_shift_map_named.csv";
+  std::ofstream(named) << "old_pos,new_pos\n" << rows;
+  EXPECT_EQ(check_shift_map("f32_correct", {"--shift-map", named}).code, 0);
+  const std::string swapped = ::testing::TempDir() + "cmd_check_shift_map_swapped.csv";
+  std::ofstream(swapped) << "new_pos,old_pos\n" << rows;
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", swapped}), 2,
+                        "its header 'new_pos,old_pos' puts the columns in the other order: a row is old,new");
+  const std::string other = ::testing::TempDir() + "cmd_check_shift_map_other.csv";
+  std::ofstream(other) << "src,dst\n" << rows;
+  expect_one_line_error(check_shift_map("f32_correct", {"--shift-map", other}), 2,
+                        "its first line 'src,dst' is neither a row of numbers nor the header old,new");
+  for (const std::string& f : {named, swapped, other}) std::remove(f.c_str());
+}
+
 }  // namespace
 }  // namespace rope

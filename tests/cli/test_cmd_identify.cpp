@@ -110,6 +110,26 @@ TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
   EXPECT_THAT(rope_cli(zh).out, HasSubstr("第 j 对转 θ_j·p_a(j)"));
 }
 
+TEST_F(CmdIdentify, AnOptionOfCheckSaysWhatIdentifyInfers) {
+  const std::vector<std::string> dumps{"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = dumps;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  };
+  expect_one_line_error(with({"--layout", "half"}), 2,
+                        "rope identify infers the layout from the dumps: leave out --layout (rope check --layout "
+                        "checks a dump against the layout you give)");
+  expect_one_line_error(with({"--model=llama-3-8b"}), 2,
+                        "rope identify infers the RoPE from the dumps, with no model: "
+                        "leave out --model");
+  expect_one_line_error(with({"--base", "500000"}), 2, "leave out --base (rope check --base checks a dump");
+  expect_one_line_error(with({"--layout", "half", "--lang", "zh"}), 2,
+                        "rope identify 从转储推断配对排列：请去掉 --layout");
+  // A word identify does not know at all keeps CLI11's sentence.
+  expect_one_line_error(with({"--bogus"}), 2, "not expected: --bogus");
+}
+
 TEST_F(CmdIdentify, BadInputsGiveOneLine) {
   expect_one_line_error(
       rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "0:1:200"}), 2,

@@ -32,6 +32,62 @@ using ::testing::StartsWith;
 
 class CmdInspect : public test::TempDirTest {};
 
+TEST_F(CmdInspect, AModelFolderIsReadThroughItsConfigEveryCommandAlike) {
+  // A diffusers pipeline's folder: model_index.json beside transformer/config.json (no config.json of its own).
+  std::filesystem::create_directories(dir_ / "wan" / "transformer");
+  std::ofstream(dir_ / "wan" / "model_index.json") << "{\"_class_name\": \"WanPipeline\"}\n";
+  std::ofstream(dir_ / "wan" / "transformer" / "config.json")
+      << R"({"_class_name": "WanTransformer3DModel", "attention_head_dim": 128, "num_attention_heads": 12,
+             "patch_size": [1, 2, 2]})";
+  const std::string file = path("wan/transformer/config.json");
+  const Result by_file = rope_cli({"inspect", file});
+  ASSERT_EQ(by_file.code, 0) << by_file.err;
+  for (const std::string& folder : {path("wan"), path("wan/transformer"), path("wan/")}) {
+    const Result r = rope_cli({"inspect", folder});
+    EXPECT_EQ(r.code, 0) << folder << ": " << r.err;
+    EXPECT_EQ(r.out.substr(r.out.find('\n')), by_file.out.substr(by_file.out.find('\n'))) << folder;
+  }
+  EXPECT_EQ(rope_cli({"verify", "--config", path("wan"), "--trials", "20"}).code, 0);
+  EXPECT_EQ(rope_cli({"frequencies", "--config", path("wan")}).out, rope_cli({"frequencies", "--config", file}).out);
+  EXPECT_EQ(rope_cli({"positions", "--config", path("wan"), "--latent-shape", "1x4x4"}).out,
+            rope_cli({"positions", "--config", file, "--latent-shape", "1x4x4"}).out);
+  // A model's folder with its config.json at the top (a Hugging Face checkpoint) is read from there first.
+  std::filesystem::create_directories(dir_ / "llama");
+  std::ofstream(dir_ / "llama" / "config.json")
+      << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000})";
+  EXPECT_THAT(rope_cli({"inspect", path("llama")}).out, HasSubstr("500000"));
+  // Neither: refused naming both files; a GGUF stays a file (a folder is never one).
+  std::filesystem::create_directories(dir_ / "empty");
+  expect_one_line_error(rope_cli({"inspect", path("empty")}), 2,
+                        "is a folder with neither config.json nor transformer/config.json: give the model's config "
+                        "file");
+  expect_one_line_error(rope_cli({"verify", "--config", path("empty"), "--lang", "zh"}), 2,
+                        "既没有 config.json，也没有 transformer/config.json");
+}
+
+TEST_F(CmdInspect, ADiffusionTransformerSpeaksOfItsLatentGrid) {
+  // No context to extend, no attention factor: none of a language model's lines.
+  const Result wan = rope_cli({"inspect", "--model", "wan2.1-t2v-14b"});
+  ASSERT_EQ(wan.code, 0) << wan.err;
+  EXPECT_THAT(wan.out, HasSubstr("  rotary dim d             128, the whole head: 64 pairs, each turned by one axis of "
+                                 "the latent grid\n"));
+  EXPECT_THAT(wan.out, HasSubstr("  wavelengths              6.28319 … 41339.2 positions of the latent grid, per axis "
+                                 "below\n"));
+  for (const char* llm : {"attention factor", "logits ×", "(original", "partial_rotary_factor", "  scaling "})
+    EXPECT_THAT(wan.out, Not(HasSubstr(llm))) << llm;
+  EXPECT_THAT(rope_cli({"inspect", "--model", "wan2.1-t2v-14b", "--lang", "zh"}).out, HasSubstr("潜变量网格"));
+  // A language model keeps them.
+  EXPECT_THAT(rope_cli({"inspect", "--model", "llama-3-8b"}).out, HasSubstr("attention factor"));
+  // Flux's pipeline packs the latent 2×2, as Qwen-Image's: the positions say so before the 4×6 grid of an 8×12 latent.
+  for (const char* flux : {"flux.1-dev", "flux.2-dev"}) {
+    const Result r = rope_cli({"positions", "--model", flux, "--latent-shape", "1x8x12"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("1 × 4 × 6 tokens"));
+    EXPECT_THAT(r.out, HasSubstr("the pipeline packs the latent 2×2 into one token before the transformer"));
+    EXPECT_THAT(r.out, HasSubstr("an H × W latent is an H/2 × W/2 grid of tokens"));
+  }
+}
+
 TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
   const Result list = rope_cli({"inspect", "--list", "--json"});
   ASSERT_EQ(list.code, 0) << list.err;
@@ -41,7 +97,9 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
     const std::string name = p["name"].get<std::string>();
     const Result inspect = rope_cli({"inspect", "--model", name});
     EXPECT_EQ(inspect.code, 0) << name << ": " << inspect.err;
-    EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
+    // A diffusion transformer's latent grid has none (ADiffusionTransformerSpeaksOfItsLatentGrid).
+    if (inspect.out.find("latent grid") == std::string::npos)
+      EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
     // The identities hold for any frequencies, the scaled ones included; FoPE's pairs are no rotations by m·θ_i,
     // which verify refuses (test_fope_commands.cpp).
     const Result verify = rope_cli({"verify", "--model", name, "--trials", "20"});

@@ -171,7 +171,9 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsHasTheQuestionsAndTheExercisesAndLoads
 }
 
 TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {
-  expect_one_line_error(rope_cli({"lesson"}), 2, "needs --html FILE");
+  expect_one_line_error(rope_cli({"lesson"}), 2,
+                        "rope: the lesson is a page: give --html FILE, e.g. 'rope lesson --html lesson.html'");
+  expect_one_line_error(rope_cli({"lesson", "--lang", "zh"}), 2, "课程是一个网页：请给出 --html FILE");
   expect_one_line_error(rope_cli({"lesson", "--html", path("l.txt")}), 2, "must end in .html or .htm");
   expect_one_line_error(rope_cli({"lesson", "--html", path("l.html"), "--lang", "fr"}), 2, "fr");
   expect_one_line_error(rope_cli({"lesson", "--html", path("missing/l.html")}), 3, "l.html");

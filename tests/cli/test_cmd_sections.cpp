@@ -354,9 +354,18 @@ TEST_F(CmdSections, GridNamesTheWPairsAndDrawsTheGrid) {
   EXPECT_THAT(wan.out, Not(HasSubstr("M-RoPE")));
   EXPECT_THAT(wan.out, Not(HasSubstr("chunked and interleaved")));
   EXPECT_THAT(wan.out, HasSubstr("  the pairs that turn them apart: 43 … 63\n"));
+  // The patch's next row and frame, where the grid has them: the h pairs, then the t pairs.
+  EXPECT_THAT(wan.out, HasSubstr("  next row (0, 1, 0): 21 of 64 pairs turn it apart, just the h pairs\n"
+                                 "  the pairs that turn them apart: 22 … 42\n"
+                                 "  next frame (1, 0, 0): 22 of 64 pairs turn it apart, just the t pairs\n"
+                                 "  the pairs that turn them apart: 0 … 21\n"));
+  const Result corner = rope_cli({"sections", "--model", "wan2.1-t2v-14b", "--grid", "2x3x4", "--patch", "1,2,1"});
+  EXPECT_THAT(corner.out, Not(HasSubstr("next row")));
+  EXPECT_THAT(corner.out, Not(HasSubstr("next frame")));
   const Result zh = rope_cli({"sections", "--model", "qwen3-vl-8b", "--grid", "2x3x4", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("潜变量网格 2×3×4"));
+  EXPECT_THAT(zh.out, HasSubstr("下一行 (0, 1, 0)：64 对中有 20 对使两者转角不同，恰好是那些 h 对"));
 }
 
 TEST_F(CmdSections, BadGridsAreOneLineAndDrawNothing) {

@@ -55,6 +55,119 @@ TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
   EXPECT_EQ(j["identities"].size(), 7u);
 }
 
+// rope verify --q --k: every identity on the user's own vectors.
+
+TEST_F(CmdVerify, OnTheUsersVectorsAtGivenPositions) {
+  const Result r =
+      rope_cli({"verify", "--q", "1,0,2,-1;0.5,0.5,3,1", "--k", "0.5,1,0,2;1,-1,2,0", "--positions", "5,12,3"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rope verify: d = 4, base = 10000, interleaved layout, 2 trials, seed"));
+  EXPECT_THAT(r.out, HasSubstr("q, k: the 2 pairs of vectors given, the i-th q with the i-th k"));
+  EXPECT_THAT(r.out, HasSubstr("positions given: m = 5, n = 12, shift c = 3\n"));
+  EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed"));
+  const Result j = rope_cli({"verify", "--q", "1,0,2,-1", "--k", "0.5,1,0,2", "--positions", "5,12,3", "--json"});
+  const auto v = nlohmann::json::parse(j.out);
+  EXPECT_EQ(v["settings"]["vector_pairs"], 1);
+  EXPECT_EQ(v["settings"]["positions"], nlohmann::json::parse("[5, 12, 3]"));
+  EXPECT_EQ(v["settings"]["max_position"], 13);
+  EXPECT_EQ(v["identities"][0]["samples"], 1);
+  const Result zh =
+      rope_cli({"verify", "--q", "1,0,2,-1", "--k", "0.5,1,0,2", "--positions", "5,12,3", "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("q、k：给出的向量\n给出的位置：m = 5，n = 12，平移量 c = 3\n"));
+}
+
+TEST_F(CmdVerify, OnTheUsersVectorsAtDrawnPositions) {
+  const Result r = rope_cli({"verify", "--q", "1,0,2,-1,3,0.25", "--k", "0.5,1,0,2,-2,1", "--seed", "9"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("d = 6"));
+  EXPECT_THAT(r.out, HasSubstr("1000 trials, seed 9"));
+  EXPECT_THAT(r.out, HasSubstr("q, k: the vectors given\npositions m, n and shift c uniform integers in [0, 4096)"));
+  // A model's RoPE: its rotated channels are d (Llama 3's 128 here, from a file of one number per line).
+  std::string column;
+  for (int j = 0; j < 128; ++j) column += fmt::format("{}\n", 0.01 * (j - 60));
+  std::ofstream(path("q.csv")) << column;
+  const Result model = rope_cli(
+      {"verify", "--q", "@" + path("q.csv"), "--k", "@" + path("q.csv"), "--model", "llama-3-8b", "--trials", "50"});
+  EXPECT_EQ(model.code, 0) << model.err;
+  EXPECT_THAT(model.out, HasSubstr("d = 128"));
+  EXPECT_THAT(model.out, HasSubstr("50 trials"));
+}
+
+/// A .npy file of float64 in C order, as numpy.save writes one (format version 1.0).
+void write_npy(const fs::path& path, const std::vector<long>& shape, const std::vector<double>& values) {
+  std::string dims;
+  for (const long n : shape) dims += fmt::format("{}, ", n);
+  if (shape.size() > 1) dims.resize(dims.size() - 2);
+  std::string header = fmt::format("{{'descr': '<f8', 'fortran_order': False, 'shape': ({}), }}", dims);
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(header.size() & 0xff)
+      << static_cast<char>(header.size() >> 8) << header;
+  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(double)));
+}
+
+TEST_F(CmdVerify, ReadsTheVectorsOfATensorFile) {
+  // [heads 2, seq 3, d 4]: six vectors of four numbers.
+  std::vector<double> values(24);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = 0.5 * static_cast<double>(i) - 4;
+  write_npy(path("q.npy"), {2, 3, 4}, values);
+  const Result r =
+      rope_cli({"verify", "--q", "@" + path("q.npy"), "--k", "@" + path("q.npy"), "--positions", "0,7,1", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto v = nlohmann::json::parse(r.out);
+  EXPECT_EQ(v["settings"]["dim"], 4);
+  EXPECT_EQ(v["settings"]["vector_pairs"], 6);
+  EXPECT_TRUE(v["passed"].get<bool>());
+}
+
+struct VerifyVectorError {
+  const char* name;
+  std::vector<std::string> args;
+  const char* message;
+};
+
+class CmdVerifyVectorError : public ::testing::TestWithParam<VerifyVectorError> {};
+
+TEST_P(CmdVerifyVectorError, IsOneLineNamingTheRule) {
+  std::vector<std::string> args{"verify"};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  expect_one_line_error(rope_cli(args), 2, GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, CmdVerifyVectorError,
+    ::testing::Values(
+        VerifyVectorError{"QAlone", {"--q", "1,2"}, "give both --q and --k, or neither (got only --q)"},
+        VerifyVectorError{"PositionsAlone", {"--positions", "1,2,3"}, "--positions needs --q and --k"},
+        VerifyVectorError{"TwoPositions",
+                          {"--q", "1,2", "--k", "3,4", "--positions", "1,2"},
+                          "--positions must be three numbers M,N,C: the query's position m, the key's n and the shift "
+                          "c (got 2)"},
+        VerifyVectorError{"PositionsWithTrials",
+                          {"--q", "1,2", "--k", "3,4", "--positions", "1,2,3", "--trials", "5"},
+                          "--trials excludes --positions"},
+        VerifyVectorError{"FractionalPosition",
+                          {"--q", "1,2", "--k", "3,4", "--positions", "1,2.5,3"},
+                          "--positions must be integers between 0 and 999999999999 (got 2.5)"},
+        VerifyVectorError{"FewerTrialsThanPairs",
+                          {"--q", "1,2;3,4;5,6", "--k", "1,2;3,4;5,6", "--trials", "2"},
+                          "--trials must be at least the number of vector pairs, 3, so that each is checked (got 2)"},
+        VerifyVectorError{"DimensionMismatch",
+                          {"--q", "1,2", "--k", "3,4", "--dim", "8"},
+                          "--dim 8 does not match the 2 numbers per vector of --q and --k"},
+        VerifyVectorError{"OtherThanTheModelRotates",
+                          {"--q", "1,2", "--k", "3,4", "--model", "llama-3-8b"},
+                          "q and k hold 2 numbers per vector, and the model rotates 128 channels"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CmdVerifyVectorErrorZh, IsChinese) {
+  expect_one_line_error(rope_cli({"verify", "--q", "1,2", "--k", "3,4", "--positions", "1,2", "--lang", "zh"}), 2,
+                        "--positions 必须是三个数 M,N,C");
+  expect_one_line_error(rope_cli({"verify", "--q", "1,2;3,4", "--k", "1,2;3,4", "--trials", "1", "--lang", "zh"}), 2,
+                        "--trials 必须不小于向量对的个数 2");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Figures through the command line (the plot module itself: test_plot.cpp).
 

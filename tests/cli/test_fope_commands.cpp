@@ -78,7 +78,11 @@ const std::vector<FopeCommandCase>& fope_command_cases() {
        {"--before", q, "--after-a", q_rope, "--after-b", q_rope, "--positions", "0:24"},
        2,
        kFopeNeedsCoefficients},
-      {"identify", {"--before", q, "--after", q_rope}, 2, kNoModel},
+      // identify finds the RoPE from the dumps and says so.
+      {"identify",
+       {"--before", q, "--after", q_rope},
+       2,
+       "rope identify infers the RoPE from the dumps, with no model: leave out --model"},
       {"spectrum", {"--dump", kDumps + "q_spectrum.npy"}, 2, kFopeRefused},
       {"positions", {"--image", "1x2x2"}, 2, "has no M-RoPE position ids rope knows"},
       {"sections", {}, 2, kFopeRefused},

@@ -179,8 +179,8 @@ TEST_F(HelpPages, BareRopeAndHelpShowTheCommandsInFourGroups) {
   EXPECT_EQ(rope_cli({"--help", "decay"}).out, rope_cli({"decay", "--help"}).out);
   EXPECT_EQ(rope_cli({"-h", "--lang", "zh", "decay"}).out, rope_cli({"decay", "-h", "--lang", "zh"}).out);
   const Result zh = rope_cli({"help", "--lang", "zh"});
-  EXPECT_THAT(zh.out, HasSubstr("\n学习:\n"));
-  EXPECT_THAT(zh.out, HasSubstr("\n检查模型:\n"));
+  EXPECT_THAT(zh.out, HasSubstr("\n学习：\n"));
+  EXPECT_THAT(zh.out, HasSubstr("\n检查模型：\n"));
   EXPECT_LE(size_of(zh.out).second, 100u) << zh.out;
 }
 

@@ -27,11 +27,14 @@ TEST(HelpZh, LangZhTranslatesHeadingsDescriptionsAndFooters) {
   const Result zh = rope_cli({"verify", "--help", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("用法：rope verify [选项]"));
+  EXPECT_THAT(zh.out, HasSubstr("\n选项：\n"));  // every heading's colon full-width, as after 用法
+  EXPECT_THAT(zh.out, Not(HasSubstr("选项:")));
+  EXPECT_THAT(rope_cli({"verify", "--help-all", "--lang", "zh"}).out, Not(::testing::ContainsRegex("[^ -~]:\n")));
   EXPECT_THAT(zh.out, HasSubstr("示例：\n  rope verify\n"));
   EXPECT_THAT(zh.out, HasSubstr("-d,--dim INT=128"));  // option names, types and defaults as typed
   EXPECT_THAT(zh.out, Not(HasSubstr("Print this help message")));
   const Result top = rope_cli({"--help", "--lang=zh"});
-  EXPECT_THAT(top.out, HasSubstr("学习:"));  // the overview's groups (help_pages.hpp)
+  EXPECT_THAT(top.out, HasSubstr("学习："));  // the overview's groups (help_pages.hpp), full-width colon
   EXPECT_THAT(top.out, Not(HasSubstr("Learn:")));
   // English stays the default, and an explicit --lang en wins over a Chinese locale.
   EXPECT_THAT(rope_cli({"verify", "--help"}).out, HasSubstr("Usage: rope verify [OPTIONS]"));

@@ -8,6 +8,7 @@
 #include "models/config_test_util.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/models/model_folder.hpp"
 
 // Reading a config file from disk: rope/models/model_config.cpp.
 
@@ -53,7 +54,18 @@ TEST(ModelConfig, ReadsAFileAndNamesItInMessages) {
               ThrowsMessage<InvalidArgument>(HasSubstr("larger than the 4194304-byte limit")));
   EXPECT_THAT([&] { read_model_config((dir / "missing.json").string()); },
               ThrowsMessage<IoError>(AllOf(HasSubstr("missing.json"), HasSubstr("No such file or directory"))));
-  EXPECT_THAT([&] { read_model_config(dir.string()); }, ThrowsMessage<IoError>(HasSubstr("Is a directory")));
+  // A folder is read through its config.json (a model's folder), else transformer/config.json (a diffusers
+  // pipeline's), else refused naming both.
+  EXPECT_EQ(read_model_config(dir.string()).name, good.string());
+  EXPECT_EQ(model_config_file(dir.string() + "/"), good.string());
+  fs::create_directories(dir / "pipeline" / "transformer");
+  fs::copy_file(good, dir / "pipeline" / "transformer" / "config.json");
+  EXPECT_EQ(read_model_config((dir / "pipeline").string()).rope.base, 5e5);
+  fs::create_directories(dir / "empty");
+  EXPECT_THAT([&] { read_model_config((dir / "empty").string()); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("empty is a folder with neither config.json nor "
+                                                       "transformer/config.json: give the model's config file")));
+  EXPECT_EQ(model_config_file(big.string()), big.string());  // a file is itself
   fs::remove_all(dir);
 }
 

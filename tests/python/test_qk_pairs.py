@@ -59,3 +59,56 @@ def test_bad_pairs_are_refused(dumps):
         rope.check(dumps("q"), dumps("q_half"), POSITIONS, spec, k_after=dumps("k_half"))
     with pytest.raises(ValueError, match="do not divide"):
         rope.check(dumps("k"), dumps("k_half"), POSITIONS, spec, k_before=dumps("q"), k_after=dumps("q_half"))
+
+
+def test_the_pair_report_says_its_diagnosis_and_names_its_dumps(dumps):
+    spec = rope.Spec(head_dim=64, base=10000, layout="half")
+    r = rope.check(dumps("q"), dumps("q_crossed"), POSITIONS, spec, k_before=dumps("k"), k_after=dumps("k_crossed"))
+    assert r.pair.diagnosis.startswith("the scores depart from the relative-position identity: ")
+    assert r.pair.diagnosis == r.pair.data["diagnosis"]
+    zh = rope.check(dumps("q"), dumps("q_crossed"), POSITIONS, spec, k_before=dumps("k"), k_after=dumps("k_crossed"),
+                    lang="zh")
+    assert zh.pair.diagnosis and zh.pair.diagnosis != r.pair.diagnosis
+    text = r.summary()
+    assert "rope check: after against RoPE(before)" in text
+    assert "rope check: k_after against RoPE(k_before)" in text
+    assert "half layout ()" not in text and "against RoPE()" not in text
+    assert "expected            half layout, rotary dim 64 of 64" in text
+    good = rope.check(dumps("q"), dumps("q_half"), POSITIONS, spec, k_before=dumps("k"), k_after=dumps("k_half"))
+    assert good.pair.diagnosis == ""
+
+
+def _fused(spec, k_positions_shift=0):
+    """A fused q+k kernel written with the float64 reference: q and k turned in one call."""
+    def fn(q, k, positions):
+        axes = "batch,seq,heads,d" if q.ndim == 4 else None
+        return (rope.reference(q, positions, spec, axes=axes),
+                rope.reference(k, np.asarray(positions) + k_positions_shift, spec, axes=axes))
+    return fn
+
+
+def test_fused_cases_carry_k_with_fewer_heads():
+    spec = rope.Spec("llama-3.1-8b")
+    cases = list(rope.testing.cases(spec, heads=4, kv_heads=2))
+    assert cases and all(c.k is not None and c.k.shape[-2] == 2 and c.q.shape[-2] == 4 for c in cases)
+    assert all(c.k.shape[:-2] == c.q.shape[:-2] and c.k.dtype == c.q.dtype for c in cases)
+    strided = next(c for c in cases if c.id == "strided-q")
+    assert not strided.k.flags["C_CONTIGUOUS"]
+    assert all(c.k is None for c in rope.testing.cases(spec, heads=4))
+    # The batch-row cases (positions per row) are q's alone: the pair reads k at one sequence of positions.
+    assert "batched-decode" in {c.id for c in rope.testing.cases(spec, heads=4)}
+    assert "batched-decode" not in {c.id for c in cases}
+    with pytest.raises(ValueError, match="kv_heads must be a whole number that divides heads=4"):
+        list(rope.testing.cases(spec, heads=4, kv_heads=3))
+
+
+def test_a_fused_kernel_passes_and_one_that_moves_k_is_named():
+    spec = rope.Spec("llama-3.1-8b")
+    result = rope.testing.check_implementation(_fused(spec), spec, heads=4, kv_heads=2)
+    assert result.passed, str(result)
+    bad = rope.testing.check_implementation(_fused(spec, k_positions_shift=1), spec, heads=4, kv_heads=2)
+    assert not bad.passed and bad.case.id == "prefill"
+    assert bad.report.passed and not bad.report.k.passed
+    assert bad.diagnosis.startswith("k: ")
+    with pytest.raises(AssertionError, match="case prefill"):
+        rope.testing.assert_case(_fused(spec, k_positions_shift=1), bad.case)

@@ -27,7 +27,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "PairReport", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "grid_positions", "watch", "Watch",
+__all__ = ["Spec", "Report", "PairReport", "SpectrumReport", "reference", "check", "identify", "spectrum", "verify", "VerifyReport", "presets", "mrope_positions", "cp_positions", "grid_positions", "watch", "Watch",
            "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
@@ -399,8 +399,10 @@ class Report:
     def __init__(self, data, diagnosis=None, notes=None):
         self._result = None  # the library's finished check (rope._rope.CheckResult): its JSON text and text printer
         self._k_sentences = None  # q and k together: k's diagnosis and notes in the check's language
+        self._pair_sentences = None  # and the pair's diagnosis
         if "data" in data and diagnosis is None:  # rope._rope.check's result: the fields and the sentences in a language
             self._k_sentences = data.get("k")
+            self._pair_sentences = data.get("pair")
             data, diagnosis, notes, self._result = data["data"], data["diagnosis"], data["notes"], data["result"]
         self.data = data
         self._diagnosis = diagnosis
@@ -419,7 +421,9 @@ class Report:
     def pair(self):
         """q and k together: the relative-position identity ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k measured on a sample of the
         scores (a PairReport, the JSON's ``pair``), or None for one tensor."""
-        return PairReport(self.data["pair"]) if "pair" in self.data else None
+        if "pair" not in self.data:
+            return None
+        return PairReport(self.data["pair"], (self._pair_sentences or {}).get("diagnosis"))
 
     passed = property(lambda self: self.data["passed"])
     max_ratio = property(lambda self: self.data["max_ratio"])
@@ -483,10 +487,16 @@ class PairReport:
     ``max_score_error`` (the largest score error's |Δs| relative to S = Σ|q_c·k_c|) against ``tolerance`` ((Q2)'s
     bound there, derived from (C1)), ``max_ratio`` (the largest |Δs|/bound, <= 1 passes), ``pairs_sampled`` ((m, n)
     pairs), ``matches`` (the mistake the scores show: "qk-crossed", "k-with-query-heads", "rope-applied-twice", else
-    None) and ``data``, the JSON's ``pair``."""
+    None), ``diagnosis`` (the sentence naming it, "" when the scores pass, in the language ``check`` was given) and
+    ``data``, the JSON's ``pair``."""
 
-    def __init__(self, data):
+    def __init__(self, data, diagnosis=None):
         self.data = data
+        self._diagnosis = diagnosis
+
+    @property
+    def diagnosis(self):
+        return self._diagnosis if self._diagnosis is not None else self.data.get("diagnosis", "")
 
     passed = property(lambda self: self.data["passed"])
     max_score_error = property(lambda self: self.data.get("max_score_error"))
@@ -660,6 +670,78 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
     a, bits_a = _npy(after, "after", dtype)
     return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "",
                           _positions(patches, "patches"), _delta(rope_delta))
+
+
+class VerifyReport:
+    """The result of ``rope verify`` on the caller's q and k: ``passed`` (every identity within its tolerance),
+    ``identities`` (one dict per row: name, formula, equation, samples, max_abs_error, max_rel_error, tolerance,
+    passed), ``contrast`` (the additive sinusoidal row, expected to fail), and ``data``: every field, the keys of
+    ``rope verify --json``; ``summary()`` the table as ``rope verify`` prints it, ``to_json()`` and ``to_csv()`` its
+    ``--json`` and ``--csv``, as ``Report`` holds ``rope check``'s."""
+
+    def __init__(self, result):
+        self._result = result
+        self.data = result.value()
+
+    passed = property(lambda self: self.data["passed"])
+    identities = property(lambda self: self.data["identities"])
+    contrast = property(lambda self: self.data["contrast"])
+
+    def __bool__(self):
+        return self.passed
+
+    def to_json(self):
+        """``rope verify --json``'s text (without its final newline)."""
+        return self._result.json()[:-1]
+
+    def to_csv(self):
+        """``rope verify --csv -``'s text: one row per identity."""
+        return self._result.csv()
+
+    def summary(self, lang="en", digits=None, wide=False):
+        """The report as ``rope verify`` prints it (``lang="zh"``: ``--lang zh``; ``digits``: ``--digits N``;
+        ``wide``: ``--wide``)."""
+        return self._result.text(str(lang), digits, bool(wide))
+
+    def __str__(self):
+        return self.summary()
+
+    def __repr__(self):
+        failing = [r["name"] for r in self.identities if not r["passed"]]
+        return f"rope.VerifyReport(passed={self.passed}, failing={failing!r})"
+
+
+def _vectors(x, name):
+    """q or k of rope.verify as float64, the last axis d: one vector, or one per index of the axes before it."""
+    arr, bits = _as_numpy(x, name)
+    if bits:
+        import torch
+        arr = torch.from_numpy(np.array(arr)).view(torch.bfloat16).float().numpy()
+    if arr.dtype.kind not in "iuf" or arr.ndim == 0:
+        raise ValueError(f"{name}: an array of numbers with d on its last axis (got {arr.dtype}, shape {arr.shape})")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+@_speaks_python("verify")
+def verify(q, k, spec=None, *, positions=None, trials=None, max_position=4096, seed=None, dtype=None,
+           strategy=None, dense=False, xpos=False, xpos_scale_base=512):
+    """``rope verify --q --k`` in-process: every identity of ``rope verify`` (docs/math.md (M6)–(M12); a multimodal
+    model's per-axis rows, xPos's with ``xpos=True``) checked on the caller's own vectors instead of random ones.
+    ``q`` and ``k``: arrays or tensors of the same shape, d on the last axis (d even: the rotated channels of a
+    head; a model's rotary dimension when ``spec`` names one), one vector per index of the axes before it; the i-th
+    q is checked with the i-th k. ``spec``: a Spec (None: plain RoPE of d, base 10000, rotate_half). ``positions``:
+    (m, n, c), the query's position, the key's and the shift, each pair checked once there; None: drawn as
+    ``rope verify`` draws them from ``seed`` in [0, ``max_position``), ``trials`` draws (None: 1000 rounded up to a
+    multiple of the pairs, so that each pair is checked as often). ``dtype``, ``strategy``, ``dense``: as
+    ``rope verify`` takes them. Returns a VerifyReport."""
+    if positions is not None:
+        positions = [float(p) for p in positions]
+    impl = None if spec is None else _spec(spec)._impl
+    trials = None if trials is None else _integer(trials, "trials")
+    seed = None if seed is None else _integer(seed, "seed")
+    return VerifyReport(_rope.verify(_vectors(q, "q"), _vectors(k, "k"), impl, positions, trials, float(max_position),
+                                     seed, dtype or "", strategy or "", bool(dense), bool(xpos),
+                                     float(xpos_scale_base)))
 
 
 class WeightsReport:

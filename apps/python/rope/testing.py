@@ -14,6 +14,12 @@ An implementation is ``fn(q, positions) -> q_rot``: q of shape [seq, heads, d] (
 positions then [batch, seq]), q_rot of the same shape. An M-RoPE model's cases also give position ids of
 3 rows (t, h, w): [3, seq], or [3, batch, seq] with q [batch, seq, heads, d]. Cases of a layer type call
 ``fn(q, positions, layer_type=NAME)`` and are left out when fn takes no ``layer_type``.
+
+A fused kernel that turns q and k in one call is ``fn(q, k, positions) -> (q_rot, k_rot)``: give ``kv_heads``
+(``cases(spec, heads=8, kv_heads=2)``, ``assert_implementation(fn, spec, heads=8, kv_heads=2)``; GQA when fewer than
+``heads``): every case then also carries k, of kv_heads heads, and the check is ``rope check --k-before --k-after``:
+q's, k's, and the scores' relative-position identity (a kernel that swaps q and k, or turns k with the query
+heads' count, is named).
 """
 
 import dataclasses
@@ -48,16 +54,22 @@ class Case:
     sequence_starts: Optional[List[int]] = None
     axes: Optional[str] = None
     layer_type: Optional[str] = None
+    k: Optional[np.ndarray] = None  # a fused q+k kernel's cases (cases(kv_heads=)): k, kv_heads heads, q's positions
 
     def __str__(self):
         return self.id
 
     def torch(self, device="cpu"):
-        """q and positions as torch tensors (q in the case's type, bfloat16 included; positions int64)."""
+        """q and positions as torch tensors (q in the case's type, bfloat16 included; positions int64); with k,
+        (q, k, positions)."""
         import torch
         kind = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[self.dtype]
-        q = torch.from_numpy(np.ascontiguousarray(self.q, dtype=np.float32)).to(device=device, dtype=kind)
-        return q, torch.from_numpy(self.positions.astype(np.int64)).to(device)
+
+        def tensor(x):
+            return torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32)).to(device=device, dtype=kind)
+
+        positions = torch.from_numpy(self.positions.astype(np.int64)).to(device)
+        return (tensor(self.q), positions) if self.k is None else (tensor(self.q), tensor(self.k), positions)
 
 
 def _q(rng, shape, dtype="f32"):
@@ -81,7 +93,31 @@ def _long_positions(spec):
     return np.array(sorted(p for p in picks if 0 <= p < 2 ** 24), dtype=np.int64)
 
 
-def cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True) -> Iterator[Case]:
+def cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True, kv_heads=None) -> Iterator[Case]:
+    """The inputs of _q_cases below; with ``kv_heads`` (a divisor of ``heads``) each also carries k, of kv_heads heads
+    in q's type and at q's positions, for a fused ``fn(q, k, positions)`` (strided, as q, in the strided-q case). The
+    cases of a batch axis with a row of positions per entry (batched-decode, M-RoPE's batched and decode cases) are left
+    out then: rope.check's pair of q and k reads k at one sequence of positions, not per batch row."""
+    if kv_heads is None:
+        yield from _q_cases(spec, heads=heads, seed=seed, dtypes=dtypes, layer_types=layer_types)
+        return
+    if isinstance(kv_heads, bool) or not isinstance(kv_heads, (int, np.integer)) or not 1 <= kv_heads <= heads \
+            or heads % kv_heads:
+        raise ValueError(f"kv_heads must be a whole number that divides heads={heads} (got {kv_heads!r}): each "
+                         "key-value head serves heads/kv_heads query heads")
+    rng = np.random.default_rng(seed + 1)
+    for case in _q_cases(spec, heads=heads, seed=seed, dtypes=dtypes, layer_types=layer_types):
+        if case.axes is not None:  # [batch, seq, heads, d] with positions per batch row
+            continue
+        shape = case.q.shape[:-2] + (int(kv_heads), case.q.shape[-1])
+        if case.id == "strided-q":  # k sliced out of a wider tensor too
+            case.k = _q(rng, shape[:-1] + (2 * shape[-1],), case.dtype)[..., shape[-1]:]
+        else:
+            case.k = _q(rng, shape, case.dtype)
+        yield case
+
+
+def _q_cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True) -> Iterator[Case]:
     """The inputs that caught the public RoPE bugs (docs/python.md says which caught which), for ``spec`` (a
     Spec, or what Spec() takes): prefill, positions up to and past the original context (>= 32k), batched
     decode with a different offset per row, q sliced out of a fused qkv tensor (strided), the pass-through
@@ -167,29 +203,56 @@ def _mrope_cases(spec, rng, heads):
 
 
 def check_case(fn: Callable, case: Case) -> Report:
-    """Runs ``fn`` on the case and checks its output (``rope check``)."""
+    """Runs ``fn`` on the case and checks its output (``rope check``); a case with k calls ``fn(q, k, positions)``
+    and checks q, k and their scores (``rope check --k-before --k-after``)."""
+    inputs = (case.q, case.positions) if case.k is None else (case.q, case.k, case.positions)
     if case.layer_type is not None:
-        out = fn(case.q, case.positions, layer_type=case.layer_type)
+        out = fn(*inputs, layer_type=case.layer_type)
     else:
-        out = fn(case.q, case.positions)
+        out = fn(*inputs)
     return _check_output(case, out)
 
 
+def _shaped(case, out, name, shape):
+    arr, bits = _as_numpy(out, name)
+    if arr.shape != shape:
+        raise ValueError(f"case {case.id}: fn returned shape {list(arr.shape)} for {name[-1]} of shape {list(shape)}")
+    return bits
+
+
 def _check_output(case, out):
-    arr, bits = _as_numpy(out, "fn's output")
-    if arr.shape != case.q.shape:
-        raise ValueError(f"case {case.id}: fn returned shape {list(arr.shape)} for q of shape {list(case.q.shape)}")
+    if case.k is not None:
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise ValueError(f"case {case.id}: a fused fn(q, k, positions) returns (q_rot, k_rot) (got "
+                             f"{type(out).__name__})")
+        q_out, k_out = out
+        bits = _shaped(case, q_out, "fn's q", case.q.shape) | _shaped(case, k_out, "fn's k", case.k.shape)
+    else:
+        q_out, k_out = out, None
+        bits = _shaped(case, out, "fn's q", case.q.shape)
     dtype = "bf16" if case.dtype == "bf16" or bits else None
-    return check(case.q, out, case.positions, case.spec, dtype=dtype, sequence_starts=case.sequence_starts,
-                 axes=case.axes)
+    pair = {} if case.k is None else {"k_before": case.k, "k_after": k_out}
+    return check(case.q, q_out, case.positions, case.spec, dtype=dtype, sequence_starts=case.sequence_starts,
+                 axes=case.axes, **pair)
 
 
 def assert_case(fn: Callable, case: Case):
     """check_case, raising AssertionError whose message is the diagnosis."""
     report = check_case(fn, case)
-    if not report.passed:
-        raise AssertionError(f"case {case.id} ({case.why}): {report.diagnosis or 'no known bug matches'}\n"
+    if not bool(report):  # q's verdict, and with k k's and the pair's
+        raise AssertionError(f"case {case.id} ({case.why}): {_diagnosis(report) or 'no known bug matches'}\n"
                              f"{report.summary()}")
+
+
+def _diagnosis(report):
+    """The first sentence that names what failed: q's, k's, then the pair's."""
+    if not report.passed:
+        return report.diagnosis
+    if report.k is not None and not report.k.passed:
+        return "k: " + report.k.diagnosis
+    if report.pair is not None and not report.pair.passed:
+        return report.pair.diagnosis
+    return ""
 
 
 def assert_ranks(before, after, positions=None, spec=None, **options):
@@ -240,7 +303,7 @@ class ImplementationResult:
 
     @property
     def diagnosis(self):
-        return self.report.diagnosis if self.report is not None else ""
+        return _diagnosis(self.report) if self.report is not None else ""
 
     def __str__(self):
         if self.passed:
@@ -257,7 +320,8 @@ def _takes_layer_type(fn):
 
 
 def check_implementation(fn: Callable, spec, *, framework="numpy", **options) -> ImplementationResult:
-    """Runs ``fn(q, positions) -> q_rot`` over cases(spec, **options) and stops at the first failing case.
+    """Runs ``fn(q, positions) -> q_rot`` (with ``kv_heads=``: ``fn(q, k, positions) -> (q_rot, k_rot)``) over
+    cases(spec, **options) and stops at the first failing case.
     ``framework="torch"`` hands fn torch tensors (bfloat16 for the bf16 case) instead of NumPy arrays."""
     if framework not in ("numpy", "torch"):
         raise ValueError(f"framework must be numpy or torch (got {framework!r})")
@@ -265,10 +329,13 @@ def check_implementation(fn: Callable, spec, *, framework="numpy", **options) ->
     layer_types = _takes_layer_type(fn)
     for case in cases(spec, layer_types=layer_types, **options):
         run.append(case.id)
-        q, positions = case.torch() if framework == "torch" else (case.q, case.positions)
+        if framework == "torch":
+            inputs = case.torch()
+        else:
+            inputs = (case.q, case.positions) if case.k is None else (case.q, case.k, case.positions)
         kwargs = {"layer_type": case.layer_type} if case.layer_type is not None else {}
-        report = _check_output(case, fn(q, positions, **kwargs))
-        if not report.passed:
+        report = _check_output(case, fn(*inputs, **kwargs))
+        if not bool(report):  # q's verdict, and with k k's and the pair's
             return ImplementationResult(False, case, report, run)
     return ImplementationResult(True, None, None, run)
 

@@ -58,9 +58,39 @@ void report_in(std::ostream& err, Lang lang, const std::string& message) {
 /// (`rope --lang zh`) says where it belongs.
 /// A mistyped option ("--dmi") is named with the closest option of the command, whatever error CLI11
 /// stopped at (a required option the typo meant to give, or the word itself).
+/// rope identify given an option of rope check that names what identify finds from the numbers: says so.
+std::optional<std::string> identify_infers(const CLI::App& failed, const std::string& word) {
+  if (failed.get_name() != "identify") return std::nullopt;
+  const std::string option = word.substr(0, word.find('='));
+  if (option == "--layout") {
+    return error_msg(
+               "rope identify infers the layout from the dumps: leave out {0} (rope check {1} checks a dump "
+               "against the layout you give)",
+               option, option)
+        .en;
+  }
+  if (option == "--model" || option == "--config") {
+    return error_msg(
+               "rope identify infers the RoPE from the dumps, with no model: leave out {0} (rope check {1} "
+               "checks a dump against the model's RoPE)",
+               option, option)
+        .en;
+  }
+  if (option == "--base" || option == "--dim" || option == "--scaling" || option == "--factor" ||
+      option == "--attention-factor" || option == "--partial-rotary-factor") {
+    return error_msg(
+               "rope identify infers the rotary dimension, θ per pair, the scaling and the attention factor "
+               "from the dumps: leave out {0} (rope check {1} checks a dump against the value you give)",
+               option, option)
+        .en;
+  }
+  return std::nullopt;
+}
+
 std::string parse_error_message(const CLI::ParseError& e, const CLI::App& failed, bool top_level) {
   const std::vector<std::string> words = failed.remaining();
   if (words.empty()) return e.what();
+  if (const auto inferred = identify_infers(failed, words.front())) return *inferred;
   if (!top_level && words.front().rfind("-", 0) == 0) {  // a mistyped option: the closest of the command's
     std::vector<std::string> names;
     for (const CLI::Option* option : failed.get_options()) {

@@ -91,8 +91,11 @@ class HelpFormatter : public CLI::Formatter {
                       column_width_, help_width());
   }
 
+  /// CLI11's "\nGROUP:\n" and the group's options, the colon full-width in Chinese ("选项：").
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
-    return CLI::Formatter::make_group(tr(group), is_positional, std::move(opts));
+    std::string out = "\n" + tr(group) + colon() + "\n";
+    for (const CLI::Option* opt : opts) out += make_option(opt, is_positional);
+    return out;
   }
 
   /// CLI11's usage line, its label's colon full-width in Chinese.
@@ -149,7 +152,7 @@ class HelpFormatter : public CLI::Formatter {
 
   std::string make_subcommands(const CLI::App* app, CLI::AppFormatMode mode) const override {
     std::string text = CLI::Formatter::make_subcommands(app, mode);
-    if (zh_) text = CLI::detail::find_and_replace(text, "\nSubcommands:\n", "\n" + tr("Subcommands") + ":\n");
+    if (zh_) text = CLI::detail::find_and_replace(text, "\nSubcommands:\n", "\n" + tr("Subcommands") + colon() + "\n");
     return text;
   }
 

@@ -20,6 +20,9 @@ namespace rope::cli {
 
 namespace {
 
+/// The colon after a heading: full-width after Chinese (po/glossary.md, the punctuation rule).
+std::string colon_of(const Text& t) { return t.lang() == Lang::Zh ? "：" : ":"; }
+
 /// The column where a description starts (CLI11's default).
 constexpr std::size_t kColumn = 30;
 /// The most lines `rope COMMAND -h` prints.
@@ -128,7 +131,7 @@ std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*
     for (const std::string& line : wrap_text(text.substr(0, text.size() - 1), width)) out += line + '\n';
   }
   for (const char* group : {"Learn", "Compute", "Check a model", "Figures"}) {
-    out += "\n" + group_heading(t, group) + ":\n";
+    out += "\n" + group_heading(t, group) + colon_of(t) + "\n";
     for (const CLI::App* command : commands) {
       if (std::string_view(command_group(command->get_name())) != group) continue;
       std::string name = command->get_name();
@@ -160,7 +163,7 @@ std::string shared_summary(const CLI::App& command, Lang lang) {
     if (!topic.empty()) by_topic[topic].push_back(option->get_name());
   }
   if (by_topic.empty()) return {};
-  std::string out = t.tr("Shared options") + std::string(":\n");
+  std::string out = t.tr("Shared options") + colon_of(t) + "\n";
   for (const std::string& topic : help_topics()) {
     const auto found = by_topic.find(topic);
     if (found == by_topic.end()) continue;
@@ -184,7 +187,7 @@ std::string short_help(const CLI::App& command, Lang lang) {
     head.push_back(line);
   head.push_back(t.tr("Usage: rope {0} [OPTIONS]", command.get_name()));
   head.emplace_back();
-  head.push_back(t.tr("Options") + std::string(":"));
+  head.push_back(t.tr("Options") + colon_of(t));
   for (const CLI::Option* option : command.get_options()) {
     if (option->get_name() == "--help" || option->get_name() == "--help-all" || !shared_topic(*option).empty())
       continue;
@@ -198,8 +201,7 @@ std::string short_help(const CLI::App& command, Lang lang) {
   const std::string example = first_example(command.get_footer());
   if (!example.empty()) {
     tail.emplace_back();
-    tail.push_back(std::string(t.tr("Example")) +
-                   ((t.lang() == Lang::Zh) ? "：" : ":"));   // full-width after Chinese (po/glossary.md)
+    tail.push_back(std::string(t.tr("Example")) + colon_of(t));
     std::istringstream broken(wrap_footer(example, width));  // a long example broken as a shell reads it
     for (std::string line; std::getline(broken, line);) tail.push_back(line);
   }

@@ -83,7 +83,9 @@ void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
 }
 
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
-  app.add_option("--config", o.source.file, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
+  app.add_option(
+         "--config", o.source.file,
+         "read the model's RoPE from a Hugging Face config.json, a model folder (its config.json or transformer/config.json) or a GGUF file")
       ->type_name("FILE")
       ->group("Scaling");
   app.add_option("--model", o.source.preset, "a model preset (rope inspect --list)")

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <string_view>
 #include <vector>
 
 #include "rope/report/printing.hpp"
@@ -38,9 +39,40 @@ Eigen::MatrixXd from_rows(const std::vector<std::vector<double>>& rows, const st
 
 }  // namespace
 
+namespace {
+
+bool has_suffix(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A tensor file as check reads it (.npy, .safetensors, torch.save's .pt): its last axis is d, every index of the
+/// axes before it one vector (a [heads, seq, d] dump: heads × seq vectors, in C order).
+Eigen::MatrixXd vectors_of_tensor_file(const std::string& path, const std::string& what) {
+  const TensorData t = read_tensor_file(path);
+  const std::string name = fmt::format("{} file '{}'", what, escape_for_message(path));
+  if (t.shape.empty() || t.size() == 0) {
+    throw InvalidArgument(error_msg("{0} holds no vector (shape {1})", name, shape_string(t.shape)));
+  }
+  if (t.size() > kMaxVectorValues) {
+    throw InvalidArgument(error_msg("{0} must hold at most {1} numbers (got {2})", name, kMaxVectorValues, t.size()));
+  }
+  const auto cols = static_cast<Eigen::Index>(t.shape.back());
+  const Eigen::Index rows = static_cast<Eigen::Index>(t.size()) / cols;
+  Eigen::MatrixXd m(rows, cols);
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = t.values[static_cast<std::size_t>(r * cols + c)];
+  }
+  return m;
+}
+
+}  // namespace
+
 Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::string& what) {
   if (!text.empty() && text[0] == '@') {
     const std::string path = text.substr(1);
+    for (const std::string_view suffix : {".npy", ".safetensors", ".pt", ".pth"}) {
+      if (has_suffix(path, suffix)) return vectors_of_tensor_file(path, what);
+    }
     const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
     const TensorData t = parse_csv_tensor(content, fmt::format("{} file '{}'", what, path));
     if (t.size() > kMaxVectorValues) {

@@ -21,9 +21,10 @@ namespace rope::cli {
 inline constexpr long kMaxVectorValues = 512L * 512L;
 
 /// Vectors from the command line, one per row: "1,0.5,-2" (one vector), "1,0;0,1" (vectors separated
-/// by ';'; numbers strictly as rope/core/parse.hpp reads them), or "@FILE", a CSV text file of numbers
-/// read as rope/io/tensor_file.hpp parse_csv_tensor does (a row per line; a file of one column holds one
-/// vector, one number per line).
+/// by ';'; numbers strictly as rope/core/parse.hpp reads them), or "@FILE": a tensor file as rope check reads
+/// it (.npy, .safetensors holding one tensor, torch.save's .pt or .pth; its last axis is d, every index of the
+/// axes before it one vector, in C order), else a CSV text file of numbers read as rope/io/tensor_file.hpp
+/// parse_csv_tensor does (a row per line; a file of one column holds one vector, one number per line).
 /// @throws InvalidArgument naming `what` and the rule (an empty or bad number, rows of different
 ///         lengths, more than kMaxVectorValues numbers); IoError if the file cannot be read.
 Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::string& what);

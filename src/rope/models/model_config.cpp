@@ -2,13 +2,16 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/models/families/family_table.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/model_folder.hpp"
 
 namespace rope {
 
@@ -27,6 +30,19 @@ Message softmax_scale_note(const SoftmaxScale& s) {
       "softmax scale: this model's attention multiplies qk_head_dim^−0.5 by get_mscale({0}, {1})² = {2:.6g}, "
       "with get_mscale(f, m) = 0.1·m·ln f + 1 = {3:.6g}; outside RoPE, every layer ({4})",
       format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
+}
+
+std::string model_config_file(const std::string& path) {
+  std::error_code error;
+  if (path.empty() || !std::filesystem::is_directory(path, error)) return path;
+  const std::string folder = path.back() == '/' ? path : path + "/";
+  for (const char* name : {"config.json", "transformer/config.json"}) {
+    if (std::filesystem::is_regular_file(folder + name, error)) return folder + name;
+  }
+  throw InvalidArgument(
+      error_msg("{0} is a folder with neither config.json nor transformer/config.json: give the "
+                "model's config file",
+                escape_controls(path, kQuotedBytes)));
 }
 
 namespace {

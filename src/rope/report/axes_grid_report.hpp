@@ -17,4 +17,7 @@ Value axes_grid_value(const AxesGridRun& run);
 /// point in the catalog's words.
 Message axes_grid_sentence(const AxesGridRun& run);
 
+/// "next row (1, 2, 1): 20 of 64 pairs turn it apart, just the h pairs": one of the patch's neighbours.
+Message axes_grid_neighbour_sentence(const AxesGridRun& run, const AxesGridNeighbour& neighbour);
+
 }  // namespace rope

@@ -32,17 +32,36 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t) 
   return e.scaling;
 }
 
-std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t) {
+namespace {
+
+/// The "expected" row with the attention factor as `factor` shows it; the layout's origin in parentheses where the
+/// front end names one (a Python check names none: rope.check's Spec holds the layout it gives).
+std::string expected_line(const RopeExpectation& e, const Message& where, const Text& t, const std::string& factor) {
+  const std::string layout = layout_term(e.rope.layout).in(t.lang());
+  const std::string base = format_number(e.base());
+  if (where.empty()) {
+    return e.rope.axis_blocks
+               ? t.tr(
+                     "{0} layout inside each axis's block of d/2 channels, rotary dim {1} of {2}, base {3}, attention "
+                     "factor {4}",
+                     layout, e.rotary_dim(), e.rope.head_dim, base, factor)
+               : t.tr("{0} layout, rotary dim {1} of {2}, base {3}, attention factor {4}", layout, e.rotary_dim(),
+                      e.rope.head_dim, base, factor);
+  }
   // Gemma 4's vision tower (V6): the layout inside each axis's block.
   return e.rope.axis_blocks
              ? t.tr(
                    "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
                    "factor {5}",
-                   layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
-                   format_number(e.base()), format_number(e.attention_factor()))
-             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
-                    layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
-                    format_number(e.base()), format_number(e.attention_factor()));
+                   layout, where.in(t.lang()), e.rotary_dim(), e.rope.head_dim, base, factor)
+             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", layout,
+                    where.in(t.lang()), e.rotary_dim(), e.rope.head_dim, base, factor);
+}
+
+}  // namespace
+
+std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t) {
+  return expected_line(e, where, t, format_number(e.attention_factor()));
 }
 
 /// rope check's row "expected": expected_text with the attention factor at the report's digits (`--digits`, default
@@ -50,16 +69,7 @@ std::string expected_text(const RopeExpectation& e, const Message& where, const 
 static std::string check_expected_text(const RopeExpectation& e, const Message& where, const Text& t,
                                        const std::optional<int>& digits) {
   const double a = e.attention_factor();
-  const std::string factor = a == std::floor(a) ? format_number(a) : with_digits(a, digits.value_or(4));
-  return e.rope.axis_blocks
-             ? t.tr(
-                   "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
-                   "factor {5}",
-                   layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
-                   format_number(e.base()), factor)
-             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
-                    layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
-                    format_number(e.base()), factor);
+  return expected_line(e, where, t, a == std::floor(a) ? format_number(a) : with_digits(a, digits.value_or(4)));
 }
 
 namespace {
@@ -239,8 +249,16 @@ std::string fope_text(const RopeExpectation& e, const Text& t) {
       e.fope->sin_name, e.fope->file, e.fope->heads);
 }
 
-/// The pair of q and k (qk_pair.hpp): the identity (Q1) under (Q2), where it is worst, the mistake found.
-static Value qk_pair_value(const QkPairCheck& p) {
+Message qk_pair_diagnosis(const QkPairCheck& p, const RopeExpectation& expected) {
+  if (!p.measured || p.passed()) return {};
+  return p.matches ? msg("the scores depart from the relative-position identity: {0}", describe(*p.matches, expected))
+                   : msg("the scores of the rotated q and k are not those of q and k turned by n − m: RoPE's "
+                         "relative-position property does not hold on these dumps");
+}
+
+/// The pair of q and k (qk_pair.hpp): the identity (Q1) under (Q2), where it is worst, the mistake found and its
+/// sentence (English, as the JSON's).
+static Value qk_pair_value(const QkPairCheck& p, const RopeExpectation& expected) {
   Value v;
   v["passed"] = p.passed();
   v["measured"] = p.measured;
@@ -264,6 +282,7 @@ static Value qk_pair_value(const QkPairCheck& p) {
   w["score"] = p.got;
   w["expected"] = p.expected;
   v["matches"] = kind_value(p.matches);
+  v["diagnosis"] = qk_pair_diagnosis(p, expected).en;
   return v;
 }
 
@@ -390,7 +409,7 @@ Value check_value(const CheckRun& run) {
     j["diagnosis"] = Value();
   }
   if (run.k) j["k"] = check_value(*run.k);  // q and k together: k's report, the same keys
-  if (run.pair) j["pair"] = qk_pair_value(*run.pair);
+  if (run.pair) j["pair"] = qk_pair_value(*run.pair, run.expected);
   return j;
 }
 
@@ -422,13 +441,7 @@ static void print_qk_pair(std::ostream& out, const QkPairCheck& p, const CheckRu
                             position(p.m), vector_name(d, p.m, p.q_group, t), position(p.n), shown[1], shown[0],
                             g4(p.max_score_error), g4(p.tolerance)));
   row(t.tr("verdict"), p.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"));
-  if (!p.passed()) {
-    row(t.tr("diagnosis"),
-        p.matches ? t.tr("the scores depart from the relative-position identity: {0}",
-                         describe(*p.matches, q.expected).in(t.lang()))
-                  : t.tr("the scores of the rotated q and k are not those of q and k turned by n − m: RoPE's "
-                         "relative-position property does not hold on these dumps"));
-  }
+  if (!p.passed()) row(t.tr("diagnosis"), qk_pair_diagnosis(p, q.expected).in(t.lang()));
 }
 
 void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits) {
@@ -527,10 +540,18 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
                       : t.tr("elements (C1) {0}, pair norms (N1) <= 1", ratio_text(rp.element_ratio, digits)));
   }
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
-  row(t.tr("positions failing"),
-      failing_summary(
-          c.position_ratio, t, [&](long s) { return t.tr("position {0}", position(s)); }, position,
-          [&](long last, long next) { return position_follows(dumps, last, next); }));
+  // A K cache shifted (--shift, --shift-map): each index is a key, turned by its δ (the dump's "positions").
+  const bool keys = e.mode == CheckMode::Shift || e.mode == CheckMode::ShiftMap;
+  if (keys) {
+    row(t.tr("keys failing"), failing_summary(
+                                  c.position_ratio, t, [&](long s) { return t.tr("key {0}, δ = {1}", s, position(s)); },
+                                  [](long s) { return std::to_string(s); }, [](long, long) { return true; }));
+  } else {
+    row(t.tr("positions failing"),
+        failing_summary(
+            c.position_ratio, t, [&](long s) { return t.tr("position {0}", position(s)); }, position,
+            [&](long last, long next) { return position_follows(dumps, last, next); }));
+  }
   row(t.tr("pairs failing"), failing_summary(
                                  pair_ratio, t,
                                  [&](long i) {
@@ -552,10 +573,13 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (!passed) {
     const std::vector<std::string> shown =
         compared({c.first_expected, c.first_got}, digits, 4);  // digits.hpp: they differ
+    const std::string tolerance = digits ? with_digits(c.first_tolerance, *digits) : g4(c.first_tolerance);
     row(t.tr("first failure"),
-        t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})", position(c.first_seq),
-             vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0], shown[1],
-             digits ? with_digits(c.first_tolerance, *digits) : g4(c.first_tolerance)));
+        keys ? t.tr("key {0} (δ = {1}), {2}, channel {3}: expected {4}, got {5} (tolerance {6})", c.first_seq,
+                    position(c.first_seq), vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0],
+                    shown[1], tolerance)
+             : t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})", position(c.first_seq),
+                    vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0], shown[1], tolerance));
     if (run.report.comparison_is_norms)  // the numbers above are a pair's norm and (N1)'s bound, not (C1)'s
       row("", t.tr("(the pair norms' test (N1): expected a·‖x‖, got the pair's norm ‖y‖, the tolerance its bound)"));
   }

@@ -35,6 +35,12 @@ struct Report<CheckRun> {
   }
 };
 
+/// The sentence of q and k checked together (`rope check --k-before --k-after`) when their scores fail the
+/// relative-position identity: the mistake the scores show, or that the identity does not hold; empty when they pass
+/// or were not measured. The text's diagnosis row, the JSON's pair.diagnosis (English) and Python's
+/// PairReport.diagnosis.
+Message qk_pair_diagnosis(const QkPairCheck& p, const RopeExpectation& expected);
+
 /// The report's "scaling" row: the scaling and its parameters, "none (default RoPE)" for unscaled RoPE, "no RoPE on
 /// this layer" for a layer without RoPE.
 std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);

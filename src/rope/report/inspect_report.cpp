@@ -82,10 +82,15 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
              rr.spec.model_type.empty() ? "" : msg(" (model_type {0})", rr.spec.model_type).in(lang))
              .in(lang);
   row("head_dim", std::to_string(c.head_dim));
+  // A diffusion transformer's latent grid (models/grid_rope.hpp): no context to extend, no attention factor, no
+  // partial_rotary_factor; its rows say the grid's words, the language model's are left out below.
+  const bool grid = spec.axes && spec.axes->grid() && c.type == ScalingType::Default && p.attention_factor == 1.0;
   // Proportional RoPE (S14) pairs the whole head and turns int(factor·head_dim // 2) of its pairs (the others have
   // θ = 0, the "bands" row below); every other scaling rotates int(head_dim × partial_rotary_factor) channels.
   row(msg("rotary dim d").in(lang),
-      c.type == ScalingType::Proportional
+      grid ? msg("{0}, the whole head: {1} pairs, each turned by one axis of the latent grid", rr.spec.rotary_dim, half)
+                 .in(lang)
+      : c.type == ScalingType::Proportional
           ? msg("{0}, the whole head: {1} pairs, of which partial_rotary_factor {2} turns {3}", rr.spec.rotary_dim,
                 half, format_number(c.partial_rotary_factor),
                 static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2)
@@ -112,7 +117,7 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
           msg(" ({0})", spec.layout_reason.in(lang)).in(lang));
   row(msg("base (rope_theta)").in(lang), format_number(c.base));
   if (c.max_position_embeddings) row("max_position_embeddings", std::to_string(*c.max_position_embeddings));
-  row(msg("scaling").in(lang), std::string(to_string(c.type)));
+  if (!grid) row(msg("scaling").in(lang), std::string(to_string(c.type)));
   if (c.type != ScalingType::Default) {
     row(msg("factor f").in(lang), msg("{0} ({1})", format_number(p.factor), p.factor_rule.in(lang)).in(lang));
     if (p.original_max_position > 0) row(msg("original context L0").in(lang), std::to_string(p.original_max_position));
@@ -129,10 +134,12 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
     }
     if (!p.bands.empty()) row(msg("bands").in(lang), band_counts(p, lang));
   }
-  row(msg("attention factor").in(lang),
-      msg("{0} ({1}), in cos and sin as HF: logits × {2}", computed(p.attention_factor), p.attention_rule.in(lang),
-          computed(p.attention_factor * p.attention_factor))
-          .in(lang));
+  if (!grid) {
+    row(msg("attention factor").in(lang),
+        msg("{0} ({1}), in cos and sin as HF: logits × {2}", computed(p.attention_factor), p.attention_rule.in(lang),
+            computed(p.attention_factor * p.attention_factor))
+            .in(lang));
+  }
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
     row(msg("softmax scale").in(lang), msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(lang));
     if (a->softcap) {
@@ -150,9 +157,12 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
             .in(lang));
   }
   row(msg("wavelengths").in(lang),
-      msg("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
-          computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff()))
-          .in(lang));
+      grid ? msg("{0} … {1} positions of the latent grid, per axis below", computed(lambda_scaled.minCoeff()),
+                 computed(lambda_scaled.maxCoeff()))
+                 .in(lang)
+           : msg("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
+                 computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff()))
+                 .in(lang));
   if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
     out << '\n';
     print_axis_summary(out, *spec.axes, p.inv_freq, lang);

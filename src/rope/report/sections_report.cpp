@@ -93,6 +93,12 @@ void print_sections_grid(std::ostream& out, const SectionsRun& run, const Text& 
               grid_map_name(run, t));
   out << "  " << axes_grid_sentence(g).in(t.lang()) << '\n';
   if (!g.differing.empty()) out << t.tr("  the pairs that turn them apart: {0}\n", pair_list(g.differing));
+  // The next row's and frame's patch too, where the grid has them (the next column's is the sentence above).
+  for (const AxesGridNeighbour& n : g.neighbours) {
+    if (n.axis == 2) continue;
+    out << "  " << axes_grid_neighbour_sentence(g, n).in(t.lang()) << '\n';
+    if (!n.differing.empty()) out << t.tr("  the pairs that turn them apart: {0}\n", pair_list(n.differing));
+  }
 }
 
 /// A diffusion transformer's latent grid (grid_rope.hpp): its own map alone, each axis its own ladder.

@@ -102,6 +102,29 @@ std::string model_text(const ModelRope& rr, const Text& t) {
               model_name(rr.spec, t.lang()), layer_text(rr.spec, t));
 }
 
+/// Where q, k and the positions came from: drawn, or the user's vectors at drawn or given positions.
+void print_draws(std::ostream& out, const VerifySettings& s, const Text& t) {
+  if (!s.vectors) {
+    out << t.tr("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {0})\n",
+                format_number(s.max_position));
+    return;
+  }
+  const long pairs = s.vectors->pairs();
+  if (pairs == 1) {
+    out << t.tr("q, k: the vectors given\n");
+  } else {
+    out << t.tr("q, k: the {0} pairs of vectors given, the i-th q with the i-th k (trial t checks pair t mod {0})\n",
+                pairs);
+  }
+  if (const auto& at = s.vectors->at) {
+    out << t.tr("positions given: m = {0}, n = {1}, shift c = {2}\n", format_number((*at)[0]), format_number((*at)[1]),
+                format_number((*at)[2]));
+  } else {
+    out << t.tr("positions m, n and shift c uniform integers in [0, {0}), as rope verify draws them with this seed\n",
+                format_number(s.max_position));
+  }
+}
+
 }  // namespace
 
 Value verify_value(const VerifyRun& run) {
@@ -122,6 +145,13 @@ Value verify_value(const VerifyRun& run) {
       settings["strategy"] = std::string(to_string(s.dense ? Strategy::CastInputs : s.strategy));
   }
   if (s.dense) settings["dense"] = true;
+  if (s.vectors) {
+    settings["vector_pairs"] = s.vectors->pairs();
+    if (const auto& at = s.vectors->at) {
+      Value& positions = settings["positions"] = Value::array();
+      for (const double p : *at) positions.push_back(p);
+    }
+  }
   Value& identities = j["identities"] = Value::array();
   for (const auto& r : report.identities) identities.push_back(identity_value(r));
   j["contrast"] = identity_value(report.contrast);
@@ -146,8 +176,12 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   const VerifyReport& report = run.report;
   const ModelRope& rope = run.rope;
   const VerifySettings& s = report.settings;
-  out << t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n", s.dim, format_number(s.base),
-              model_text(rope, t), layout_text(rope, t), s.trials, s.seed, computed_in(run, s, t));
+  out << (s.trials == 1
+              ? t.tr("rope verify: d = {0}, base = {1}{2}, {3}, 1 trial, seed {4}{5}\n", s.dim, format_number(s.base),
+                     model_text(rope, t), layout_text(rope, t), s.seed, computed_in(run, s, t))
+              : t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n", s.dim,
+                     format_number(s.base), model_text(rope, t), layout_text(rope, t), s.trials, s.seed,
+                     computed_in(run, s, t)));
   if (rope.spec.attention_factor() != 1.0) {
     out << t.tr(
         "the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
@@ -158,8 +192,7 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
     out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n", report.completed,
                 s.trials, report.completed);
   }
-  out << t.tr("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {0})\n",
-              format_number(s.max_position));
+  print_draws(out, s, t);
   out << t.tr("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n");
   print_tolerance(run, s, t, out);
   if (s.dense) {

@@ -23,7 +23,14 @@ using ::testing::ThrowsMessage;
 struct GridCase {
   const char* model;
   std::vector<int> w_pairs;
+  std::vector<int> h_pairs;
+  std::vector<int> t_pairs;
 };
+
+std::vector<int> joined(std::vector<int> a, const std::vector<int>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
 
 std::vector<int> range(int from, int to, int step) {
   std::vector<int> v;
@@ -54,15 +61,47 @@ TEST_P(AxesGrid, TwoPatchesOfOneRowDifferInTheWPairsAlone) {
   ASSERT_NE(v.find("differing"), nullptr);
   EXPECT_EQ(v.find("differing")->items().size(), GetParam().w_pairs.size());
   EXPECT_THAT(axes_grid_sentence(run).in(Lang::En), HasSubstr("just the w pairs"));
+  // (1, 2, 1) sits in the last row and the last frame: its one neighbour is the next column's.
+  ASSERT_EQ(run.neighbours.size(), 1u);
+  EXPECT_EQ(run.neighbours[0].axis, 2);
+  EXPECT_EQ(run.neighbours[0].differing, GetParam().w_pairs);
+}
+
+TEST_P(AxesGrid, ThePatchsNextRowAndFrameDifferInTheHAndTPairsAlone) {
+  AxesGridRequest request;
+  request.rope = resolve_model_rope({GetParam().model, ""}, {});
+  request.patch = {0, 1, 1};  // in a 2×3×4 grid: a next column, row and frame
+  const AxesGridRun run = run_axes_grid(request);
+  ASSERT_EQ(run.neighbours.size(), 3u);
+  const std::vector<std::vector<int>> expected{GetParam().w_pairs, GetParam().h_pairs, GetParam().t_pairs};
+  const std::vector<std::array<int, 3>> patches{{0, 1, 2}, {0, 2, 1}, {1, 1, 1}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const AxesGridNeighbour& n = run.neighbours[i];
+    EXPECT_EQ(n.axis, static_cast<int>(2 - i));
+    EXPECT_EQ(n.patch, patches[i]);
+    EXPECT_EQ(n.differing, expected[i]) << "axis " << n.axis;
+    EXPECT_TRUE(n.only_axis);
+  }
+  EXPECT_EQ(axes_grid_neighbour_sentence(run, run.neighbours[1]).in(Lang::En),
+            "next row (0, 2, 1): " + std::to_string(GetParam().h_pairs.size()) +
+                " of 64 pairs turn it apart, just "
+                "the h pairs");
+  const Value v = axes_grid_value(run);
+  ASSERT_NE(v.find("neighbours"), nullptr);
+  EXPECT_EQ(v.find("neighbours")->items()[2].find("axis")->text(), "t");
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, AxesGrid,
-                         ::testing::Values(GridCase{"qwen2-vl-7b", range(40, 64, 1)},
-                                           GridCase{"qwen3-vl-8b", range(2, 60, 3)},
+                         ::testing::Values(GridCase{"qwen2-vl-7b", range(40, 64, 1), range(16, 40, 1), range(0, 16, 1)},
+                                           // apply_interleaved_mrope: h = slice(1, 60, 3), w = slice(2, 60, 3), t the
+                                           // rest
+                                           GridCase{"qwen3-vl-8b", range(2, 60, 3), range(1, 60, 3),
+                                                    joined(range(0, 61, 3), range(61, 64, 1))},
                                            // diffusers WanRotaryPosEmbed (transformer_wan.py at 58eb52c0803e): head
                                            // 128, h = w = 2·⌊128/6⌋ = 42 channels, t the other 44, in the order t,
                                            // h, w: 22 + 21 pairs before the 21 w pairs
-                                           GridCase{"wan2.1-t2v-14b", range(43, 64, 1)}),
+                                           GridCase{"wan2.1-t2v-14b", range(43, 64, 1), range(22, 43, 1),
+                                                    range(0, 22, 1)}),
                          [](const auto& info) {
                            return std::string(info.index == 0 ? "Qwen2VL" : info.index == 1 ? "Qwen3VL" : "Wan");
                          });

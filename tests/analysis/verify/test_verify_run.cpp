@@ -3,6 +3,8 @@
 #include "rope/analysis/verify/verify_run.hpp"
 
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <limits>
@@ -16,6 +18,7 @@ namespace rope {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 VerifyRequest small(long trials = 20) {
   VerifyRequest q;
@@ -167,6 +170,157 @@ TEST(VerifyReport, ValueCsvAndTextShowTheSameRows) {
   emit(json, run, {Format::Json, Lang::En, std::nullopt});
   EXPECT_THAT(json.str(), HasSubstr("\"cast_inputs_contrast\""));
 }
+
+/// The user's own q and k: `count` pairs of d numbers, deterministic and far from standard normal draws.
+std::shared_ptr<VerifyVectors> user_vectors(int d, long count, std::optional<std::array<double, 3>> at = {}) {
+  auto v = std::make_shared<VerifyVectors>();
+  v->q.resize(d, count);
+  v->k.resize(d, count);
+  for (long p = 0; p < count; ++p) {
+    for (int j = 0; j < d; ++j) {
+      v->q(j, p) = 3.0 * (j + 1) - 2.0 * p;  // 1, 4, 7, … : none of them a draw of N(0, 1)
+      v->k(j, p) = 0.5 * (d - j) + p * 0.25;
+    }
+  }
+  v->at = at;
+  return v;
+}
+
+TEST(VerifyRunVectors, EveryIdentityHoldsOnTheUsersVectorsAtTheirPositions) {
+  VerifyRequest q;
+  q.settings.vectors = user_vectors(8, 3, std::array<double, 3>{5, 12, 3});
+  const VerifyRun run = run_verify(q);
+  // d from the vectors, each pair once at the given positions, the position budget max(m, n, c) + 1.
+  EXPECT_EQ(run.report.settings.dim, 8);
+  EXPECT_EQ(run.report.settings.trials, 3);
+  EXPECT_EQ(run.report.settings.max_position, 13);
+  EXPECT_TRUE(run.passed());
+  for (const IdentityResult& r : run.report.identities) EXPECT_EQ(r.samples, 3) << r.name;
+  // The rows are the suite's on exactly these draws (verify_draws, the path the tests compare draw by draw).
+  std::vector<VerifyDraw> draws;
+  for (long p = 0; p < 3; ++p) draws.push_back({q.settings.vectors->q.col(p), q.settings.vectors->k.col(p), 5, 12, 3});
+  VerifySettings s = run.report.settings;
+  s.vectors = nullptr;
+  const VerifyReport expected = verify_draws(s, draws);
+  for (std::size_t r = 0; r < expected.identities.size(); ++r) {
+    EXPECT_EQ(run.report.identities[r].max_abs_error, expected.identities[r].max_abs_error)
+        << expected.identities[r].name;
+    EXPECT_EQ(run.report.identities[r].check.difference, expected.identities[r].check.difference);
+  }
+  EXPECT_EQ(run.report.contrast.max_abs_error, expected.contrast.max_abs_error);
+}
+
+TEST(VerifyRunVectors, TheDenseFormGivesTheSameVerdictAtTheGivenPositions) {
+  VerifyRequest q;
+  q.settings.vectors = user_vectors(6, 2, std::array<double, 3>{7, 2, 40});
+  q.settings.dense = true;
+  const VerifyRun dense = run_verify(q);
+  q.settings.dense = false;
+  const VerifyRun fast = run_verify(q);
+  EXPECT_TRUE(dense.passed());
+  EXPECT_TRUE(fast.passed());
+  // Both paths compare the same quantities: row 1's |Δ| agree to a few ulp of the score (|q||k| ≈ 10^2).
+  EXPECT_NEAR(dense.report.identities[0].max_abs_error, fast.report.identities[0].max_abs_error, 1e-12);
+}
+
+TEST(VerifyRunVectors, DrawnPositionsCycleThroughThePairs) {
+  VerifyRequest q;
+  q.settings.vectors = user_vectors(16, 3);
+  q.settings.trials = default_vector_trials(3);
+  const VerifyRun run = run_verify(q);
+  EXPECT_EQ(run.report.settings.trials, 1002);  // 1000 rounded up to a multiple of the 3 pairs
+  EXPECT_EQ(run.report.settings.max_position, 4096);
+  EXPECT_TRUE(run.passed());
+  EXPECT_EQ(run.report.identities[0].samples, 1002);
+  std::ostringstream text;
+  emit(text, run, {Format::Text, Lang::En, std::nullopt});
+  EXPECT_THAT(text.str(), HasSubstr("q, k: the 3 pairs of vectors given, the i-th q with the i-th k (trial t checks "
+                                    "pair t mod 3)\n"));
+  EXPECT_THAT(text.str(), HasSubstr("positions m, n and shift c uniform integers in [0, 4096), as rope verify draws"));
+  EXPECT_THAT(text.str(), Not(HasSubstr("N(0, I)")));
+  const Value v = verify_value(run);
+  EXPECT_EQ(v.find("settings")->find("vector_pairs")->integer(), 3);
+  EXPECT_EQ(v.find("settings")->find("positions"), nullptr);
+}
+
+TEST(VerifyRunVectors, AMultimodalModelsPerAxisRowsRunOnThemToo) {
+  VerifyRequest q;
+  q.source.preset = "qwen2-vl-7b";
+  q.settings.vectors = user_vectors(128, 1, std::array<double, 3>{4, 9, 2});
+  const VerifyRun run = run_verify(q);
+  ASSERT_EQ(run.report.identities.size(), 12u);
+  EXPECT_TRUE(run.passed());
+  EXPECT_EQ(run.report.identities.back().samples, 1);
+  std::ostringstream text;
+  emit(text, run, {Format::Text, Lang::Zh, std::nullopt});
+  EXPECT_THAT(text.str(), HasSubstr("q、k：给出的向量"));
+  EXPECT_THAT(text.str(), HasSubstr("给出的位置：m = 4，n = 9，平移量 c = 2"));
+}
+
+TEST(VerifyRunVectors, AZeroVectorPassesEveryIdentityExactly) {
+  VerifyRequest q;
+  auto v = user_vectors(4, 1, std::array<double, 3>{1, 2, 3});
+  v->q.setZero();  // S = ‖q‖‖k‖ = 0, and both sides of every identity are 0
+  q.settings.vectors = v;
+  const VerifyRun run = run_verify(q);
+  EXPECT_TRUE(run.passed());
+  // The rows of q: relative position, norm, shift invariance, three forms (the others are R_m's alone).
+  for (const std::size_t r : {0u, 3u, 4u, 5u}) {
+    EXPECT_EQ(run.report.identities[r].check.difference, 0) << run.report.identities[r].name;
+  }
+}
+
+TEST(VerifyRunVectors, NumbersTooLargeForFloat64FailTheRowsTheyOverflow) {
+  VerifyRequest q;
+  q.settings.vectors = user_vectors(4, 1, std::array<double, 3>{1, 2, 3});
+  auto v = std::make_shared<VerifyVectors>(*q.settings.vectors);
+  v->q *= 1e300;
+  v->k *= 1e300;  // q·k overflows: the scores are not numbers
+  q.settings.vectors = v;
+  const VerifyRun run = run_verify(q);
+  EXPECT_FALSE(run.passed());
+  EXPECT_FALSE(run.report.identities[0].check.passed());  // S = ‖q‖‖k‖ overflows: no verdict but FAIL
+  EXPECT_TRUE(run.report.identities[6].check.passed());   // the layouts' matrices do not see q
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    VectorRules, VerifyRunRule,
+    ::testing::Values(
+        RuleCase{"FewerTrialsThanPairs", [](VerifyRequest& q) { q.settings.vectors = user_vectors(4, 30); },
+                 "--trials must be at least the number of vector pairs, 30, so that each is checked (got 20)"},
+        RuleCase{"DimensionAgainstTheVectors",
+                 [](VerifyRequest& q) { q.settings.vectors = user_vectors(4, 1), q.dim = 8; },
+                 "--dim 8 does not match the 4 numbers per vector of q and k"},
+        RuleCase{"OddVectors", [](VerifyRequest& q) { q.settings.vectors = user_vectors(5, 1); },
+                 "dimension d must be even"},
+        RuleCase{"AModelRotatesOtherChannels",
+                 [](VerifyRequest& q) { q.settings.vectors = user_vectors(4, 1), q.source.preset = "llama-3-8b"; },
+                 "q and k hold 4 numbers per vector, and the model rotates 128 channels"},
+        RuleCase{"NegativePosition",
+                 [](VerifyRequest& q) {
+                   q.settings.vectors = user_vectors(4, 1, std::array<double, 3>{-1, 2, 3});
+                 },
+                 "--positions must be integers between 0 and 999999999999 (got -1)"},
+        RuleCase{"FractionalPosition",
+                 [](VerifyRequest& q) {
+                   q.settings.vectors = user_vectors(4, 1, std::array<double, 3>{1, 2.5, 3});
+                 },
+                 "--positions must be integers between 0 and 999999999999 (got 2.5)"},
+        RuleCase{"NotANumber",
+                 [](VerifyRequest& q) {
+                   auto v = user_vectors(4, 1);
+                   v->k(2, 0) = std::numeric_limits<double>::quiet_NaN();
+                   q.settings.vectors = v;
+                 },
+                 "verify: q and k must hold finite numbers"},
+        RuleCase{"KWithOtherPairs",
+                 [](VerifyRequest& q) {
+                   auto v = user_vectors(4, 2);
+                   v->k.conservativeResize(4, 1);
+                   q.settings.vectors = v;
+                 },
+                 "verify: q and k must hold as many vectors, at least one (got 2 and 1)"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace rope

@@ -65,7 +65,8 @@ Command add_inspect_command(CLI::App& app) {
   auto opt = std::make_shared<InspectOptions>();
   CLI::App* sub = app.add_subcommand(
       "inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
-  sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
+  sub->add_option("file", opt->file, "a Hugging Face config.json, a model folder holding one, or a GGUF file")
+      ->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_option(
          "--tensors", opt->tensors,

@@ -45,7 +45,9 @@ Command add_permute_command(CLI::App& app) {
   add_long_option(*sub, "--heads", q.heads, s.n_head, "query heads n_head");
   add_long_option(*sub, "--kv-heads", q.kv_heads, s.n_head_kv, "key/value heads n_head_kv (GQA: fewer than --heads)");
   add_base_option(*sub, q.base, s.base);
-  sub->add_option("--config", q.config, "read the heads and the RoPE from a GGUF file or a Hugging Face config.json")
+  sub->add_option(
+         "--config", q.config,
+         "read the heads and the RoPE from a GGUF file, a Hugging Face config.json or a model folder holding one")
       ->type_name("FILE");
   sub->add_option("--layer-type", q.layer_type,
                   "with --config: the RoPE of this layer type (rope inspect lists them) or of this layer index; "

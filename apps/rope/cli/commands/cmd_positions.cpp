@@ -191,7 +191,7 @@ Command add_positions_command(CLI::App& app) {
       ->type_name("NAME");
   sub->add_option(
          "--config", opt->config,
-         "the position rules of a vision-language config.json (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, openPangu-VL, HunyuanVL)")
+         "the position rules of a vision-language config.json or model folder (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, openPangu-VL, HunyuanVL)")
       ->type_name("FILE");
   opt->merge_option = add_long_option(*sub, "--merge-size", opt->merge_size,
                                       "spatial_merge_size: patches merged per side into one token (over the model's)");

@@ -53,8 +53,9 @@ Command add_weights_command(CLI::App& app) {
   sub->add_option("candidate", opt->request.candidate, "the candidate checkpoint, in any of the same forms")
       ->required()
       ->type_name("PATH");
-  sub->add_option("--config", opt->request.config,
-                  "a config.json or GGUF that says the model (heads, pairing) of a side with none beside it")
+  sub->add_option(
+         "--config", opt->request.config,
+         "a config.json, model folder or GGUF that says the model (heads, pairing) of a side with none beside it")
       ->type_name("FILE");
   add_long_option(*sub, "--layer", opt->request.heatmap_layer, 0, "with --png: the layer of the heat map (default 0)");
   add_long_option(*sub, "--head", opt->head, 0, "with --png: the head block of the heat map (default 0)");

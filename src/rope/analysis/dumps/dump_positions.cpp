@@ -1,6 +1,7 @@
 #include "rope/analysis/dumps/dump_positions.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <sys/stat.h>
@@ -111,10 +112,25 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 
 namespace {
 
-/// `text` with its first line that is neither blank nor a '#' comment turned into a comment when it is `header`
-/// (spaces aside): a CSV's column names.
-std::string without_header(std::string_view text, std::string_view header) {
+/// The comma-separated fields of `line`, lowercased.
+std::vector<std::string> header_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  for (const char c : line) {
+    if (c == ',')
+      fields.emplace_back();
+    else
+      fields.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return fields;
+}
+
+/// `text` with its first line that is neither blank nor a '#' comment turned into a comment when it names the
+/// columns of `header` (spaces aside): a CSV's column names, each field beginning with its column's name
+/// ("old,new", "old_pos,new_pos", "old_position,new_position"). A first line of names in another order, or of other
+/// names, is refused naming the columns expected (a number is never a name: such a line is data).
+std::string without_header(std::string_view text, std::string_view header, const std::string& name) {
   std::string out(text);
+  const std::vector<std::string> columns = header_fields(std::string(header));
   std::size_t at = 0;
   while (at < out.size()) {
     const std::size_t end = std::min(out.find('\n', at), out.size());
@@ -123,7 +139,29 @@ std::string without_header(std::string_view text, std::string_view header) {
       if (out[i] != ' ' && out[i] != '\t' && out[i] != '\r') line += out[i];
     }
     if (!line.empty() && line[0] != '#') {
-      if (line == header) out.insert(at, "#");
+      const std::vector<std::string> fields = header_fields(line);
+      const auto named = [&](const std::vector<std::string>& order) {
+        if (fields.size() != order.size()) return false;
+        for (std::size_t c = 0; c < order.size(); ++c) {
+          if (fields[c].rfind(order[c], 0) != 0) return false;
+        }
+        return true;
+      };
+      if (named(columns)) {
+        out.insert(at, "#");
+      } else if (std::isalpha(static_cast<unsigned char>(line[0])) != 0) {
+        const std::vector<std::string> swapped(columns.rbegin(), columns.rend());
+        throw InvalidArgument(
+            named(swapped)
+                ? error_msg("{0}: its header '{1}' puts the columns in the other order: a row is {2} (a header "
+                            "'{3}' or '{4}' is skipped)",
+                            name, escape_for_message(line), std::string(header), std::string(header), "old_pos,new_pos")
+                : error_msg(
+                      "{0}: its first line '{1}' is neither a row of numbers nor the header {2}: a row is {3} (a header "
+                      "'{4}' or '{5}' is skipped)",
+                      name, escape_for_message(line), std::string(header), std::string(header), std::string(header),
+                      "old_pos,new_pos"));
+      }
       break;
     }
     at = end + 1;
@@ -165,7 +203,8 @@ DumpPositions read_positions_bytes(const std::string& path, const std::string& w
   if (bytes.find('\0') != std::string_view::npos) {
     throw InvalidArgument(error_msg("{0}: neither .npy, safetensors nor text (it holds a NUL byte)", name));
   }
-  return header.empty() ? positions_from_text(bytes, name) : positions_from_text(without_header(bytes, header), name);
+  return header.empty() ? positions_from_text(bytes, name)
+                        : positions_from_text(without_header(bytes, header, name), name);
 }
 
 }  // namespace

@@ -59,6 +59,23 @@ AxesGridRun run_axes_grid(const AxesGridRequest& request) {
     if (differs != (axis == 2)) only_w = false;
   }
   run.only_w = only_w;
+  // One step along each axis, where the grid has the cell: the pairs that read that axis alone should differ.
+  for (const int axis : {2, 1, 0}) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (p[a] + 1 >= sides[a]) continue;
+    AxesGridNeighbour n;
+    n.axis = axis;
+    n.patch = p;
+    ++n.patch[a];
+    const Eigen::VectorXd angle = spec_angles(spec, at(n.patch));
+    n.only_axis = true;
+    for (std::size_t j = 0; j < run.pair_axis.size(); ++j) {
+      const bool differs = run.angle_first[static_cast<Eigen::Index>(j)] != angle[static_cast<Eigen::Index>(j)];
+      if (differs) n.differing.push_back(static_cast<int>(j));
+      if (differs != (run.pair_axis[j] == axis)) n.only_axis = false;
+    }
+    run.neighbours.push_back(std::move(n));
+  }
   const int cells = request.frames * request.rows * request.columns;
   const int walked = std::min(request.walk, cells);
   run.walk_angles.resize(walked, static_cast<Eigen::Index>(run.pair_axis.size()));

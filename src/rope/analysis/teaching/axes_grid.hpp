@@ -33,16 +33,26 @@ struct AxesGridRequest {
   int walk = 0;
 };
 
+/// The patch's neighbour one step along one axis of the grid: which pairs turn the two apart.
+struct AxesGridNeighbour {
+  int axis = 2;                ///< the axis stepped: 0 t (the next frame), 1 h (the next row), 2 w (the next column)
+  std::array<int, 3> patch{};  ///< the neighbour (frame, row, column)
+  std::vector<int> differing;  ///< the pairs whose angles differ between the patch and it
+  bool only_axis = false;      ///< every differing pair reads `axis`, and every pair of `axis` differs
+};
+
 struct AxesGridRun {
   int frames = 0, rows = 0, columns = 0;
-  std::vector<int> pair_axis;            ///< a(j): 0 t, 1 h, 2 w (, 3 e)
-  std::array<int, 3> per_axis{};         ///< how many pairs read t, h, w
-  std::array<int, 3> first{};            ///< the first patch (frame, row, column)
-  std::array<int, 3> second{};           ///< the patch one column to its right, in the same row
-  Eigen::VectorXd angle_first;           ///< θ_j · p_a(j) at the first patch
-  Eigen::VectorXd angle_second;          ///< at the second
-  std::vector<int> differing;            ///< the pairs whose angles differ between the two patches
-  bool only_w = false;                   ///< every differing pair reads w, and every w pair differs
+  std::vector<int> pair_axis;     ///< a(j): 0 t, 1 h, 2 w (, 3 e)
+  std::array<int, 3> per_axis{};  ///< how many pairs read t, h, w
+  std::array<int, 3> first{};     ///< the first patch (frame, row, column)
+  std::array<int, 3> second{};    ///< the patch one column to its right, in the same row
+  Eigen::VectorXd angle_first;    ///< θ_j · p_a(j) at the first patch
+  Eigen::VectorXd angle_second;   ///< at the second
+  std::vector<int> differing;     ///< the pairs whose angles differ between the two patches
+  bool only_w = false;            ///< every differing pair reads w, and every w pair differs
+  /// The next column's, row's and frame's patch, in that order, each where the grid has it (the column's is `second`).
+  std::vector<AxesGridNeighbour> neighbours;
   std::vector<std::array<int, 3>> walk;  ///< the cells walked
   Eigen::MatrixXd walk_angles;           ///< θ_j · p_a(j) at each cell walked (one row per cell)
 };

@@ -9,7 +9,8 @@ namespace rope {
 
 LessonRun run_lesson(const LessonRequest& request, const std::function<std::string(Lang)>& page) {
   if (request.html.empty()) {
-    throw InvalidArgument(error_msg("rope lesson needs {0} FILE: the page to write", option_name("html")));
+    throw InvalidArgument(error_msg("the lesson is a page: give {0} FILE, e.g. 'rope lesson {1} lesson.html'",
+                                    option_name("html"), option_name("html")));
   }
   const std::string ext = std::filesystem::path(request.html).extension().string();
   const std::string name = std::filesystem::path(request.html).filename().string();

@@ -25,7 +25,8 @@ AxisPosition plus(AxisPosition p, const AxisPosition& c, double sign = 1.0) {
 
 }  // namespace
 
-std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed) {
+std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed,
+                                        const VerifyVectors* vectors) {
   if (!spec.axes) throw InvalidArgument(error_msg("the per-axis identities need a model with multimodal sections"));
   if (trials < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "trials", 1, trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
@@ -77,7 +78,16 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   for (long i = 0; i < draws; ++i) {
     for (int j = 0; j < d; ++j) q[j] = rng.normal();
     for (int j = 0; j < d; ++j) k[j] = rng.normal();
-    const AxisPosition p = position(), p2 = position(), c = position();
+    AxisPosition p = position(), p2 = position(), c = position();
+    if (vectors) {  // the user's pair i mod pairs, at the drawn positions or the given ones on every axis
+      q = vectors->q.col(static_cast<Eigen::Index>(i % vectors->pairs()));
+      k = vectors->k.col(static_cast<Eigen::Index>(i % vectors->pairs()));
+      for (int a = 0; vectors->at && a < axes; ++a) {
+        p.value[static_cast<std::size_t>(a)] = (*vectors->at)[0];
+        p2.value[static_cast<std::size_t>(a)] = (*vectors->at)[1];
+        c.value[static_cast<std::size_t>(a)] = (*vectors->at)[2];
+      }
+    }
     const double scale = q.norm() * k.norm();
     const double score = rotate(spec, q, p).dot(rotate(spec, k, p2));
     tally[0].add(std::abs(score - q.dot(rotate(relative, k, plus(p2, p, -1.0)))), scale);

@@ -21,7 +21,10 @@ inline constexpr long kMaxAxisDraws = 100'000;
 
 /// (A5), (A6) and one (A7) row per axis of spec.axes, in float64 on the rotating channels, with the
 /// tolerance (M13) for the position budget 6·max_position (the positions of one check sum to less).
+/// `vectors`: the user's q and k in place of the drawn ones (verify.hpp VerifyVectors); their positions `at`, when
+/// given, are m, n and c on every axis.
 /// @pre spec.axes. @throws InvalidArgument for trials < 1 or max_position outside [1, kMaxVerifyPosition].
-std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed);
+std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed,
+                                        const VerifyVectors* vectors = nullptr);
 
 }  // namespace rope

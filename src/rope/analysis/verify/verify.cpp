@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "rope/core/apply.hpp"
@@ -19,6 +20,41 @@
 namespace rope {
 
 namespace {
+
+/// The user's q and k against the run: d numbers each, the same count, finite; at least one trial per pair; given
+/// positions integers in [0, max_position).
+void check_vectors(const VerifyVectors& v, const VerifySettings& s) {
+  if (v.q.rows() != s.dim || v.k.rows() != s.dim) {
+    throw InvalidArgument(
+        error_msg("verify: q and k must hold {0} numbers per vector, the dimension verified (got {1} "
+                  "and {2})",
+                  s.dim, v.q.rows(), v.k.rows()));
+  }
+  if (v.pairs() < 1 || v.k.cols() != v.q.cols()) {
+    throw InvalidArgument(
+        error_msg("verify: q and k must hold as many vectors, at least one (got {0} and {1})", v.q.cols(), v.k.cols()));
+  }
+  if (v.q.size() > kMaxVerifyVectorValues || v.k.size() > kMaxVerifyVectorValues) {
+    throw InvalidArgument(error_msg("verify: q and k must hold at most {0} numbers each (got {1} and {2})",
+                                    kMaxVerifyVectorValues, v.q.size(), v.k.size()));
+  }
+  if (!v.q.allFinite() || !v.k.allFinite()) {
+    throw InvalidArgument(error_msg("verify: q and k must hold finite numbers (got NaN or infinity)"));
+  }
+  if (s.trials < v.pairs()) {
+    throw InvalidQuantity("trials", fmt::format("must be at least the number of vector pairs, {}, so that each is "
+                                                "checked (got {})",
+                                                v.pairs(), s.trials));
+  }
+  if (v.at) {
+    for (const double p : *v.at) {
+      if (!(p >= 0 && p < s.max_position && p == std::floor(p))) {
+        throw InvalidQuantity("positions",
+                              fmt::format("must be integers between 0 and {:g} (got {:g})", s.max_position - 1, p));
+      }
+    }
+  }
+}
 
 void check_settings(const VerifySettings& s) {
   check_dimension(s.dim, kMaxVerifyDim);
@@ -45,6 +81,7 @@ void check_settings(const VerifySettings& s) {
     throw InvalidQuantity("max-position", fmt::format("must be an integer between 1 and {:g} (got {})",
                                                       kMaxVerifyPosition, s.max_position));
   }
+  if (s.vectors) check_vectors(*s.vectors, s);
 }
 
 double max_abs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
@@ -124,9 +161,15 @@ VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* d
       for (int j = 0; j < d; ++j) q64[j] = rng.normal();
       for (int j = 0; j < d; ++j) k64[j] = rng.normal();
     }
-    const double m = draws ? (*draws)[t].m : draw_position();
-    const double n = draws ? (*draws)[t].n : draw_position();
-    const double c = draws ? (*draws)[t].c : draw_position();
+    double m = draws ? (*draws)[t].m : draw_position();
+    double n = draws ? (*draws)[t].n : draw_position();
+    double c = draws ? (*draws)[t].c : draw_position();
+    if (s.vectors && !draws) {  // the user's pair t mod pairs, at the drawn positions or the given ones
+      const Eigen::Index pair = static_cast<Eigen::Index>(t % s.vectors->pairs());
+      q64 = s.vectors->q.col(pair);
+      k64 = s.vectors->k.col(pair);
+      if (s.vectors->at) std::tie(m, n, c) = std::tuple((*s.vectors->at)[0], (*s.vectors->at)[1], (*s.vectors->at)[2]);
+    }
     const Vector<T> q = q64.template cast<T>();
     const Vector<T> k = k64.template cast<T>();
     const double q_norm = norm_in(q);
@@ -235,7 +278,10 @@ void Tally::add(double abs_error, double scale) {
   if (!(abs_error <= std::numeric_limits<double>::max()))
     abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
   abs = std::max(abs, abs_error);
-  rel = std::max(rel, abs_error / scale);  // normalised: each sample has its own S (tolerance.hpp)
+  // Normalised: each sample has its own S (tolerance.hpp). Sides that agree exactly agree whatever S (a zero q of the
+  // user's: 0/0); an error against an S that overflowed (inf/inf) is no number, so it fails as infinite.
+  const double relative = abs_error == 0 ? 0.0 : abs_error / scale;
+  rel = std::max(rel, std::isnan(relative) ? std::numeric_limits<double>::infinity() : relative);
 }
 
 void Tally::merge(const Tally& o) {
@@ -316,7 +362,7 @@ StrategyContrast cast_inputs_contrast(const VerifySettings& settings) {
   s.dense = false;
   StrategyContrast out{verify(s).identities[0], std::nullopt};
   VerifySettings probe = s;
-  probe.trials = std::min(s.trials, 256L);
+  probe.trials = std::min(s.trials, std::max(256L, s.vectors ? s.vectors->pairs() : 0L));  // each given pair once
   const auto fails = [&](double max_position) {
     probe.max_position = max_position;
     return !verify(probe).identities[0].check.passed();

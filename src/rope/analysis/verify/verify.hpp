@@ -8,8 +8,10 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +41,23 @@ constexpr double verify_trial_cost(DType dtype) {
   return dtype == DType::F32 ? 8 : dtype == DType::BF16 ? 32 : dtype == DType::F16 ? 48 : 1;
 }
 
+/// The user's own q and k (`rope verify --q --k`, rope.verify): every identity checked on them instead of on
+/// standard normal draws. One vector per column (d rows, as many columns in q as in k): trial t checks pair
+/// t mod pairs(). The suite still draws its q and k and ignores them, so that the positions m, n and the shift c of
+/// trial t are those `rope verify` draws with the same seed and trials. `at`: every trial at these m, n, c instead.
+struct VerifyVectors {
+  Eigen::MatrixXd q, k;
+  std::optional<std::array<double, 3>> at;
+  long pairs() const { return static_cast<long>(q.cols()); }
+};
+
+/// Most numbers the user's q (or k) may hold (32 MiB of float64 each): checked before they are copied.
+inline constexpr long kMaxVerifyVectorValues = 1L << 22;
+
+/// The trials of a run on `pairs` given pairs when none are asked for: 1000 rounded up to a multiple of `pairs`,
+/// so that every pair is checked as often as the others.
+constexpr long default_vector_trials(long pairs) { return pairs < 1 ? 1000 : (999 / pairs + 1) * pairs; }
+
 struct VerifySettings {
   int dim = 128;
   double base = kDefaultBase;
@@ -63,6 +82,9 @@ struct VerifySettings {
   bool dense = false;
   /// κ of the tolerance (M13), (P10); smaller only to show that a too-tight tolerance fails.
   double safety = kToleranceSafety;
+  /// The user's q and k (none: drawn). Rules: d numbers each, finite, trials >= pairs; `at` integers below
+  /// max_position.
+  std::shared_ptr<const VerifyVectors> vectors;
 };
 
 /// The tolerance on |Δ|/S for d summed terms and a position budget M in `dtype`              (P10)
@@ -105,7 +127,8 @@ struct IdentityResult {
   bool capped = false;            ///< the model's tolerance exceeded the cap (P11) and was replaced by it
 };
 
-/// Running maxima of one row: |Δ| and |Δ|/S over the samples (NaN and overflow count as infinite).
+/// Running maxima of one row: |Δ| and |Δ|/S over the samples (NaN and overflow count as infinite, in |Δ| and in
+/// |Δ|/S, whose S may overflow too; |Δ| = 0 is |Δ|/S = 0 whatever S, a zero vector's S = 0 included).
 struct Tally {
   long samples = 0;
   double abs = 0.0;
@@ -153,7 +176,8 @@ VerifyReport verify_draws(const VerifySettings& settings, const std::vector<Veri
 /// For a float16 or bfloat16 run with another strategy than cast-inputs: row 1 (M8) again with
 /// cast-inputs (position and θ in the type, the all-low-precision pipeline), on the same draws, and
 /// the smallest max-position at which it fails, found by doubling from 2 and bisecting with
-/// min(trials, 256) draws of the same seed; nullopt if it passes up to settings.max_position.
+/// min(trials, 256) draws of the same seed (with the user's vectors, at least one per pair); nullopt if it passes up
+/// to settings.max_position. @pre no given positions (VerifyVectors::at).
 struct StrategyContrast {
   IdentityResult row;
   std::optional<double> fails_from;

@@ -285,6 +285,22 @@ VerifyReport make_report(const VerifySettings& s, const Tally* total, long done,
   return report;
 }
 
+/// The user's pairs in place of a batch's drawn q and k (trial `first` + t checks pair (first + t) mod pairs), and
+/// their given positions in place of the drawn ones.
+void use_vectors(const VerifyVectors& v, long first, long count, int d, double* q, double* k, std::uint64_t* m,
+                 std::uint64_t* n, std::uint64_t* c) {
+  for (long t = 0; t < count; ++t) {
+    const Eigen::Index pair = static_cast<Eigen::Index>((first + t) % v.pairs());
+    std::copy_n(v.q.col(pair).data(), d, q + t * d);
+    std::copy_n(v.k.col(pair).data(), d, k + t * d);
+    if (v.at) {
+      m[t] = static_cast<std::uint64_t>((*v.at)[0]);
+      n[t] = static_cast<std::uint64_t>((*v.at)[1]);
+      c[t] = static_cast<std::uint64_t>((*v.at)[2]);
+    }
+  }
+}
+
 template <typename T, typename R>
 VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& progress) {
   const int d = s.dim;
@@ -315,6 +331,7 @@ VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, con
         for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, n + t);
         for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, c + t);
         const long count = std::min(kVerifyBatch, s.trials - b * kVerifyBatch);
+        if (s.vectors) use_vectors(*s.vectors, b * kVerifyBatch, count, d, q.data(), k.data(), m, n, c);
         for (long t = 0; t < count; ++t) {
           trial.run(setup.angles, setup.sinus, q.data() + t * d, k.data() + t * d, static_cast<double>(m[t]),
                     static_cast<double>(n[t]), static_cast<double>(c[t]), local);

@@ -2,6 +2,7 @@
 // rows, xPos's rows and the cast-inputs contrast that the run asks for.
 #include "rope/analysis/verify/verify_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -62,7 +63,7 @@ VerifyReport run_trials(const VerifySettings& settings, VerifyWatch* watch) {
     return verify(settings, [watch](long done, long total) { return watch->update(done, total); });
   } catch (const InvalidQuantity& e) {
     // The library's quantities, named as the front end's settings.
-    for (const char* setting : {"trials", "max-position"}) {
+    for (const char* setting : {"trials", "max-position", "positions"}) {
       if (e.quantity() == setting) throw InvalidArgument(option_name(setting) + " " + e.rule());
     }
     throw InvalidArgument(e.what());
@@ -85,16 +86,45 @@ VerifyRun run_verify(const VerifyRequest& q) {
     throw InvalidArgument(
         error_msg("{0} is checked in float64: leave out {1}", option_name("xpos"), option_name("dtype")));
   }
+  const VerifyVectors* vectors = q.settings.vectors.get();
+  VerifyRequest asked = q;
+  if (vectors) {
+    // d from the user's vectors; with a model they must be its rotated channels.
+    const auto d = static_cast<int>(vectors->q.rows());
+    if (q.dim && *q.dim != d) {
+      throw InvalidArgument(
+          error_msg("{0} {1} does not match the {2} numbers per vector of q and k: leave out {3} "
+                    "or give vectors of length {4}",
+                    option_name("dim"), *q.dim, d, option_name("dim"), *q.dim));
+    }
+    if (!q.any_model()) asked.dim = d;
+    if (vectors->at) {  // each pair once at the given positions, whose largest bounds the tolerance's budget (M13)
+      for (const double p : *vectors->at) {
+        if (!(p >= 0 && p < kMaxVerifyPosition && p == std::floor(p))) {
+          throw InvalidArgument(error_msg("{0} must be integers between 0 and {1} (got {2})", option_name("positions"),
+                                          format_number(kMaxVerifyPosition - 1), format_number(p)));
+        }
+      }
+      asked.settings.trials = vectors->pairs();
+      asked.settings.max_position = std::max({(*vectors->at)[0], (*vectors->at)[1], (*vectors->at)[2]}) + 1;
+    }
+  }
   VerifyRun run;
   run.dtype = q.dtype;
   run.xpos_scale_base = q.xpos_scale_base;
   run.from_file = !q.source.file.empty();
-  VerifySettings settings = q.settings;
+  VerifySettings settings = asked.settings;
   if (q.dtype) settings.dtype = *q.dtype;
   // With a scaling, a config or a model, its scaled frequencies: the identities hold for any frequencies, so they
   // must pass too. The model's own layout (models/rope_spec.hpp) unless one is given.
-  run.rope = resolve_for(q);
+  run.rope = resolve_for(asked);
   const ModelRope& rope = run.rope;
+  if (vectors && vectors->q.rows() != rope.spec.rotary_dim) {
+    throw InvalidArgument(
+        error_msg("q and k hold {0} numbers per vector, and the model rotates {1} channels: give "
+                  "vectors of {2} numbers (the rotated channels of a head)",
+                  vectors->q.rows(), rope.spec.rotary_dim, rope.spec.rotary_dim));
+  }
   settings.dim = rope.spec.rotary_dim;
   settings.base = rope.spec.config.base;
   settings.layout = rope.spec.layout;
@@ -112,7 +142,7 @@ VerifyRun run_verify(const VerifyRequest& q) {
   // Under a dtype f32/f16/bf16 they are left out, and the table says so (axes_left_out).
   run.axes_left_out = !rope.plain && rope.spec.axes && q.dtype && *q.dtype != DType::F64;
   if (!rope.plain && rope.spec.axes && !report.interrupted && !run.axes_left_out) {
-    for (IdentityResult& r : verify_axes(rope.spec, settings.trials, settings.max_position, settings.seed)) {
+    for (IdentityResult& r : verify_axes(rope.spec, settings.trials, settings.max_position, settings.seed, vectors)) {
       report.identities.push_back(std::move(r));
     }
   }
@@ -120,14 +150,15 @@ VerifyRun run_verify(const VerifyRequest& q) {
   // identity (M8) as the contrast that must fail once the scale is there.
   if (q.xpos && !report.interrupted) {
     const Eigen::VectorXd theta = settings.inv_freq ? *settings.inv_freq : frequencies(settings.dim, settings.base);
-    XposIdentities x =
-        verify_xpos(theta, settings.layout, q.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
+    XposIdentities x = verify_xpos(theta, settings.layout, q.xpos_scale_base, settings.trials, settings.max_position,
+                                   settings.seed, vectors);
     for (IdentityResult& r : x.rows) report.identities.push_back(std::move(r));
     run.xpos_contrast = std::move(x.contrast);
   }
   const VerifySettings& s = report.settings;
   const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
-  if (low && !report.interrupted) {
+  // The contrast searches the max-position from which the low type fails: none to search at given positions.
+  if (low && !report.interrupted && !(vectors && vectors->at)) {
     run.cast_inputs = cast_inputs_contrast(s);
     run.cast_inputs->row.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
     run.cast_inputs->row.name_text = msg("all-{0} (contrast)", to_string(s.dtype));

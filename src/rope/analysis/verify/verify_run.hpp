@@ -30,6 +30,9 @@ class VerifyWatch {
 
 struct VerifyRequest {
   /// trials, max_position, seed, dense; dim, base and layout are plain RoPE's when the fields below are not given.
+  /// settings.vectors: the user's q and k (every row, the per-axis and xPos ones too, on them); d is theirs, and a
+  /// model's rotated channels must be as many. Given positions (VerifyVectors::at) check each pair once there:
+  /// trials and max_position are then the pairs and the largest position + 1, and no float16/bfloat16 contrast.
   VerifySettings settings;
   ModelSource source;     ///< a preset or a config file; none: plain RoPE
   RopeOverrides rope;     ///< the scaling settings (head_dim, base and layout: below)

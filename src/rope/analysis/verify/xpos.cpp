@@ -86,7 +86,7 @@ XposDecay xpos_decay(const Eigen::VectorXd& theta, double scale_base, const Eige
 }
 
 XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials,
-                           double max_position, std::uint64_t seed) {
+                           double max_position, std::uint64_t seed, const VerifyVectors* vectors) {
   if (trials < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "trials", 1, trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
     throw InvalidArgument(error_msg("max position must be between 1 and {0}", fmt::format("{:g}", kMaxVerifyPosition)));
@@ -128,7 +128,12 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
   for (long i = 0; i < draws; ++i) {
     for (int j = 0; j < d; ++j) q[j] = rng.normal();
     for (int j = 0; j < d; ++j) k[j] = rng.normal();
-    const double m = position(), n = position(), c = position();
+    double m = position(), n = position(), c = position();
+    if (vectors) {  // the user's pair i mod pairs, at the drawn positions or the given ones
+      q = vectors->q.col(static_cast<Eigen::Index>(i % vectors->pairs()));
+      k = vectors->k.col(static_cast<Eigen::Index>(i % vectors->pairs()));
+      if (vectors->at) m = (*vectors->at)[0], n = (*vectors->at)[1], c = (*vectors->at)[2];
+    }
     const auto xq = [&](double at) { return apply_xpos(q, theta, at, scale_base, XposRole::Query, layout); };
     const auto xk = [&](double at) { return apply_xpos(k, theta, at, scale_base, XposRole::Key, layout); };
     // S: ‖q‖‖k‖ times the largest factor of (X3), the size the score can reach.

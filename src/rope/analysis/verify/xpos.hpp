@@ -62,7 +62,8 @@ struct XposIdentities {
 /// q, k ~ N(0, I), positions and shifts uniform integers in [0, max_position), in float64.
 /// @throws InvalidArgument for trials < 1, max_position outside [1, kMaxVerifyPosition] or 2·max_position/s
 /// above kMaxXposPower.
+/// `vectors`: the user's q and k in place of the drawn ones, at their given positions if any (verify.hpp).
 XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials,
-                           double max_position, std::uint64_t seed);
+                           double max_position, std::uint64_t seed, const VerifyVectors* vectors = nullptr);
 
 }  // namespace rope

@@ -1,5 +1,6 @@
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/gguf/gguf_config_heads.hpp"
+#include "rope/models/model_folder.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -310,7 +311,8 @@ const std::vector<std::string>& gguf_rope_tensor_names() {
 
 GgufModel read_gguf_model(const std::string& path) { return gguf_model(read_gguf(path, gguf_rope_tensor_names())); }
 
-AttentionShape read_attention_shape(const std::string& path) {
+AttentionShape read_attention_shape(const std::string& given) {
+  const std::string path = model_config_file(given);
   AttentionShape a;
   if (is_gguf_file(path)) {
     GgufModel g = read_gguf_model(path);

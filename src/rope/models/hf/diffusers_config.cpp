@@ -156,8 +156,12 @@ GridRope DiffusersReader::read() {
             Message(msg("patch_size {0}: the pipeline's 2×2 packing of the latent (pipeline_qwenimage.py "
                         "_pack_latents), counted once",
                         patch)));
-      } else if (patch != 1) {
-        g_.patch = {1, patch, patch};
+      } else {
+        g_.origin.push_back(
+            msg("the pipeline packs the latent 2×2 into one token before the transformer ({0}): an "
+                "H × W latent is an H/2 × W/2 grid of tokens",
+                flux2 ? "pipeline_flux2.py _patchify_latents" : "pipeline_flux.py _pack_latents"));
+        if (patch != 1) g_.patch = {1, patch, patch};
       }
       g_.source = flux2  ? "transformer_flux2.py:971-998 (Flux2PosEmbed), pipeline_flux2.py:356-454 (ids)"
                   : qwen ? "transformer_qwenimage.py:232-358 (QwenEmbedRope)"

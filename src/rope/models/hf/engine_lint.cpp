@@ -16,6 +16,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/json_reader.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/models/model_folder.hpp"
 #include "rope/models/presets.hpp"
 
 namespace rope {
@@ -139,7 +140,8 @@ EngineLint engine_lint(std::string_view json_text, const std::string& name) {
   return out;
 }
 
-EngineLint engine_lint_file(const std::string& path) {
+EngineLint engine_lint_file(const std::string& given) {
+  const std::string path = model_config_file(given);
   if (is_gguf_file(path)) {
     throw InvalidArgument(
         error_msg("{0}: a GGUF file: its RoPE keys are llama.cpp's, which {1} does not compare (it reads a "

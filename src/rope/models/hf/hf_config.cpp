@@ -8,6 +8,7 @@
 #include "rope/core/types.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/models/families/family_table.hpp"
+#include "rope/models/model_folder.hpp"
 #include "rope/models/rope_spec.hpp"
 
 // The keys and their defaults are Hugging Face transformers' (the configuration_*.py of each model and
@@ -414,8 +415,9 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
   return m;
 }
 
-ModelConfig read_model_config(const std::string& path) {
-  if (path.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
+ModelConfig read_model_config(const std::string& given) {
+  if (given.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
+  const std::string path = model_config_file(given);  // a model's folder: its config file (model_folder.hpp)
   // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
   // parse_model_config refuses a text over the limit.
   const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
