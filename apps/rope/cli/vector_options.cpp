@@ -10,6 +10,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/io/text_file.hpp"
 
 namespace rope::cli {
@@ -49,7 +50,7 @@ bool has_suffix(const std::string& text, std::string_view suffix) {
 /// axes before it one vector (a [heads, seq, d] dump: heads × seq vectors, in C order).
 Eigen::MatrixXd vectors_of_tensor_file(const std::string& path, const std::string& what) {
   const TensorData t = read_tensor_file(path);
-  const std::string name = fmt::format("{} file '{}'", what, escape_for_message(path));
+  const std::string name = fmt::format("{} file '{}'", what, escape_controls(path, kQuotedBytes));
   if (t.shape.empty() || t.size() == 0) {
     throw InvalidArgument(error_msg("{0} holds no vector (shape {1})", name, shape_string(t.shape)));
   }

@@ -155,12 +155,13 @@ std::string without_header(std::string_view text, std::string_view header, const
             named(swapped)
                 ? error_msg("{0}: its header '{1}' puts the columns in the other order: a row is {2} (a header "
                             "'{3}' or '{4}' is skipped)",
-                            name, escape_for_message(line), std::string(header), std::string(header), "old_pos,new_pos")
+                            name, escape_controls(line, kQuotedBytes), std::string(header), std::string(header),
+                            "old_pos,new_pos")
                 : error_msg(
                       "{0}: its first line '{1}' is neither a row of numbers nor the header {2}: a row is {3} (a header "
                       "'{4}' or '{5}' is skipped)",
-                      name, escape_for_message(line), std::string(header), std::string(header), std::string(header),
-                      "old_pos,new_pos"));
+                      name, escape_controls(line, kQuotedBytes), std::string(header), std::string(header),
+                      std::string(header), "old_pos,new_pos"));
       }
       break;
     }
