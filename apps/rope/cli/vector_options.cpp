@@ -75,7 +75,8 @@ Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::strin
       if (has_suffix(path, suffix)) return vectors_of_tensor_file(path, what);
     }
     const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
-    const TensorData t = parse_csv_tensor(content, fmt::format("{} file '{}'", what, path));
+    const TensorData t =
+        parse_csv_tensor(content, fmt::format("{} file '{}'", what, escape_controls(path, kQuotedBytes)));
     if (t.size() > kMaxVectorValues) {
       throw InvalidArgument(
           error_msg("{0} file '{1}' must hold at most {2} numbers (got {3})", what, path, kMaxVectorValues, t.size()));
