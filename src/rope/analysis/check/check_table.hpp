@@ -1,16 +1,17 @@
 /// @file
 /// `rope check`'s known variants as one table, and the modes of a check.
 ///
-/// A row per VariantKind: its name (JSON's `matches`, the tests'), what it changes (the words of docs/check.md's
-/// table, describe()), how check finds it (VariantDetection), the parameter it reports (CheckDiagnosis::found), the
-/// sentence the diagnosis says when it matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same
-/// English), and how its variants are built and when they apply: from the expectation alone (compared with the dump
-/// in the one pass), or from what a failing dump shows (its positions, its shape, where it fails). check_variants and
-/// a failing check's variants are the rows' builders run in the table's order, which is the order the variants are
-/// compared in: where two pass, the earlier row is the match, and of two equally close the earlier is named.
-/// Adding a known bug is a VariantKind, its row in check_table.cpp (with its builder and when it applies), its
-/// sentence's Chinese in po/zh_CN.po, its docs entry (tests/docs/variant_docs.hpp, from which rope_docgen writes
-/// docs/check.md's table) and its test against a dump written by independent code (tests/reference).
+/// A row per known variant: its name (JSON's `matches`, the tests'), what it changes (describe()), how check finds it
+/// (VariantDetection), the parameter it reports (CheckDiagnosis::found), the sentence the diagnosis says when it
+/// matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same English), and how its variants are
+/// built and when they apply: from the expectation alone (compared with the dump in the one pass), or from what a
+/// failing dump shows (its positions, its shape, where it fails). check_variants and a failing check's variants are
+/// the rows' builders run in the table's order, which is the order the variants are compared in: where two pass, the
+/// earlier row is the match, and of two equally close the earlier is named.
+/// Each row is a file of src/rope/analysis/variants/ (<name>.cpp: the row with named fields, its builders and
+/// sentence, its words in docs/check.md's table), and the table is those files in the order of one list,
+/// src/rope/analysis/variants/variant_list.hpp, compiled as one translation unit (variants.cpp). Adding a known bug is
+/// that file, its line in the list, its sentence's Chinese in po/zh_CN.po and a dump for its test (tests/reference).
 ///
 /// A check has a mode (CheckMode): `forward` compares RoPE(before) with after. Another mode (the gradient through
 /// RoPE, a cached key shifted to another position) is a row of check_modes(): the expectation it compares with, made
