@@ -29,7 +29,7 @@ std::string span(const LoadedDumps& a, long start, long length) {
   return length == 1 ? position(start) : position(start) + "–" + position(start + length - 1);
 }
 
-Value diff_kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+Value diff_kind_value(const std::optional<VariantId>& k) { return k ? Value(to_string(*k)) : Value(); }
 
 Value side_value(const std::string& name, const std::string& file, const CheckReport& r) {
   const CheckDiagnosis& d = r.diagnosis;

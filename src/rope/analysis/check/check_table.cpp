@@ -1,5 +1,6 @@
-// rope check's known variants as one table (check_table.hpp): per VariantKind its name, what it changes, how it is
-// found, its parameter and its sentence; and the modes of a check.
+// rope check's known variants as one table (check_table.hpp): its rows are the files of src/rope/analysis/variants/
+// (variants.cpp); here what reads them (a variant's row, name, words and sentence, the variants built in the table's
+// order) and the modes of a check.
 #include "rope/analysis/check/check_table.hpp"
 
 #include <algorithm>
@@ -37,10 +38,10 @@ using E = const RopeExpectation&;
 
 const std::vector<CheckModeRow> kCheckModes = {
     {CheckMode::Forward, "forward", [](E) { return msg("forward: the dump after is RoPE of the dump before"); },
-     [](RopeExpectation e) { return e; }, nullptr},
-    {CheckMode::Grad, "grad", grad_mode_title, grad_mode_expectation, grad_mode_says},
-    {CheckMode::Shift, "shift", shift_mode_title, shift_mode_expectation, shift_mode_says},
-    {CheckMode::ShiftMap, "shift-map", shift_map_mode_title, shift_map_mode_expectation, shift_map_mode_says},
+     [](RopeExpectation e) { return e; }},
+    {CheckMode::Grad, "grad", grad_mode_title, grad_mode_expectation},
+    {CheckMode::Shift, "shift", shift_mode_title, shift_mode_expectation},
+    {CheckMode::ShiftMap, "shift-map", shift_map_mode_title, shift_map_mode_expectation},
 };
 
 }  // namespace
@@ -69,12 +70,19 @@ const char* to_string(VariantDetection detection) {
   return "?";
 }
 
-const VariantRow& variant_row(VariantKind kind) {
-  // The table is in the order check compares the variants, not VariantKind's: the row is found by its kind.
-  for (const VariantRow& row : variant_table()) {
-    if (row.kind == kind) return row;
+const VariantRow& variant_row(VariantId kind) {
+  const std::vector<VariantRow>& table = variant_table();
+  if (kind.index < 0 || static_cast<std::size_t>(kind.index) >= table.size()) {
+    throw std::logic_error(fmt::format("the variant table has no row {}", kind.index));
   }
-  throw std::logic_error(fmt::format("the variant table has no row for variant {}", static_cast<int>(kind)));
+  return table[static_cast<std::size_t>(kind.index)];
+}
+
+VariantId known_variant(std::string_view name) {
+  for (const VariantRow& row : variant_table()) {
+    if (name == row.name) return row.kind;
+  }
+  throw std::logic_error(fmt::format("the variant table has no row named {}", name));
 }
 
 std::vector<Variant> table_variants(const VariantFacts& facts) {
@@ -93,11 +101,11 @@ std::vector<Variant> table_variants(const VariantFacts& facts) {
 
 std::vector<Variant> check_variants(const RopeExpectation& expected) { return table_variants({expected}); }
 
-const char* to_string(VariantKind kind) { return variant_row(kind).name; }
+const char* to_string(VariantId kind) { return variant_row(kind).name; }
 
-const char* equivalent_reordering(VariantKind kind) { return variant_row(kind).equivalent; }
+const char* equivalent_reordering(VariantId kind) { return variant_row(kind).equivalent; }
 
-Message describe(VariantKind kind, const RopeExpectation& expected) { return variant_row(kind).changes(expected); }
+Message describe(VariantId kind, const RopeExpectation& expected) { return variant_row(kind).changes(expected); }
 
 const std::vector<CheckModeRow>& check_modes() { return kCheckModes; }
 
@@ -118,10 +126,13 @@ std::optional<CheckMode> check_mode_named(std::string_view name) {
   return std::nullopt;
 }
 
-Message variant_sentence(VariantKind kind, const VariantSaying& saying) {
+Message variant_sentence(VariantId kind, const VariantSaying& saying) {
   const VariantRow& row = variant_row(kind);
-  const CheckModeRow& mode = check_mode(saying.expected.mode);
-  return mode.says != nullptr ? mode.says(row, saying) : row.says(saying);
+  if (saying.expected.mode != CheckMode::Forward && row.says_in_mode != nullptr) {
+    Message in_mode = row.says_in_mode(saying);
+    if (!in_mode.id.empty()) return in_mode;
+  }
+  return row.says(saying);
 }
 
 }  // namespace rope

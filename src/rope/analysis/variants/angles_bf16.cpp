@@ -12,7 +12,6 @@ namespace rope::variants::angles_bf16 {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::AnglesBf16;
   r.name = "angles-bf16";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

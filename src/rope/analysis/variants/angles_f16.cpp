@@ -6,7 +6,6 @@ namespace rope::variants::angles_f16 {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::AnglesF16;
   r.name = "angles-f16";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // angles-f16-overflow: angles in float16 overflowing.
+// angles in float16: m·θ overflows to inf at m ≥ 65520, cos and sin NaN
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/f16_overflow.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -21,7 +22,6 @@ Message overflow_says(S c) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::AnglesF16Overflow;
   r.name = "angles-f16-overflow";
   r.detection = VariantDetection::Screened;
   r.parameters = "position";

@@ -1,4 +1,9 @@
 // angles-fast-math: sin and cos of float32 angles by a fast unit without range reduction.
+// Issue 78 item 4: sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
+// __sinf/__cosf under --use_fast_math (imp PR #1325): the angle taken to revolutions by fl32(1/2π), which is
+// fast_math_shortfall() of itself short, so every angle falls short by that share of itself. Measured where the angles
+// are held to float64 (found "bias": the median over pairs of the phase error's slope against m·θ_i, less the pair's
+// own float32 rounding of θ_i).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/angles_fast_math.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -15,7 +20,6 @@ namespace rope::variants::angles_fast_math {
 // a float32 angle's tolerance widened by the fast unit's errors (Variant::fast_math).
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::AnglesFastMath;
   r.name = "angles-fast-math";
   r.detection = VariantDetection::Measured;
   r.parameters = "bias";

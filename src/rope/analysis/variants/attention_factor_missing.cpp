@@ -12,7 +12,6 @@ namespace rope::variants::attention_factor_missing {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::FactorMissing;
   r.name = "attention-factor-missing";
   r.detection = VariantDetection::Compared;
   r.parameters = "";
@@ -20,6 +19,13 @@ VariantRow row() {
   r.says = [](S c) {
     return msg("the attention factor {0} is missing (the dump matches a factor of 1)",
                fmt::format("{:.6g}", c.expected.attention_factor()));
+  };
+  r.says_in_mode = [](S c) {
+    if (c.expected.mode != CheckMode::Grad) return Message{};
+    return msg(
+        "matches the gradient without the attention factor {0}: grad_x = a·R(m)ᵀ·grad_y carries a "
+        "as the forward does",
+        fmt::format("{:.6g}", c.expected.attention_factor()));
   };
   r.from_expectation = {[](F f) { return not_fope(f) && f.expected.attention_factor() != 1.0; },
                         [](F f, Out out) {

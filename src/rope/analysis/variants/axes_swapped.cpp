@@ -1,4 +1,5 @@
 // axes-swapped: height and width exchanged.
+// height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: gemma4_vision/bug_blocks_swapped_f64,
 // make_dumps/bug_bailing_hw_swapped.
 #ifdef ROPE_VARIANT_DOCS
@@ -22,7 +23,6 @@ bool axes_swapped_applies(F f) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::AxesSwapped;
   r.name = "axes-swapped";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

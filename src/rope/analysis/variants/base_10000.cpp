@@ -26,7 +26,6 @@ Eigen::VectorXd model_ladder_theta(const RopeExpectation& e, double base) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::Base10000;
   r.name = "base-10000";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // base-other: another base.
+// another base than the model's (found among the bases code defaults to): rope_theta not read
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/base_not_read,
 // buggy_kernels/base_unknown.
 #ifdef ROPE_VARIANT_DOCS
@@ -13,7 +14,6 @@ namespace rope::variants::base_other {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::BaseOther;
   r.name = "base-other";
   r.detection = VariantDetection::Measured;
   r.parameters = "base";

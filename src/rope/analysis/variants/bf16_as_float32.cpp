@@ -1,4 +1,5 @@
 // bf16-as-float32: bf16's tolerance.
+// the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::bf16_as_float32 {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::Bf16AsFloat32;
   r.name = "bf16-as-float32";
   r.detection = VariantDetection::Screened;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // channels-uninitialised: a channel range left uninitialised.
+// a channel range wrong in every vector, not 0, the others right
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::channels_uninitialised {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ChannelsUninitialised;
   r.name = "channels-uninitialised";
   r.detection = VariantDetection::InMode;
   r.parameters = "channel,channels";

@@ -1,4 +1,5 @@
 // channels-zeroed: a channel range 0.
+// a channel range 0 in every vector, the others right (found "channel", "channels")
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::channels_zeroed {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ChannelsZeroed;
   r.name = "channels-zeroed";
   r.detection = VariantDetection::InMode;
   r.parameters = "channel,channels";

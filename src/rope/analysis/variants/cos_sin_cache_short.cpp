@@ -1,4 +1,5 @@
 // cos-sin-cache-short: a cos/sin cache built too short.
+// a cos/sin cache of `length` positions, clamped (or wrapped) beyond: found "length"
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/cache_short,
 // buggy_kernels/cache_wrapped.
 #ifdef ROPE_VARIANT_DOCS
@@ -57,7 +58,6 @@ void cache_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::CacheShort;
   r.name = "cos-sin-cache-short";
   r.detection = VariantDetection::FromDump;
   r.parameters = "length,wraps";

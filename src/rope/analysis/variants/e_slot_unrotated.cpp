@@ -1,4 +1,5 @@
 // e-slot-unrotated: llama.cpp's unrotated fourth-slot pairs.
+// llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -54,7 +55,6 @@ void e_slot_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::EslotUnrotated;
   r.name = "e-slot-unrotated";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -6,7 +6,6 @@ namespace rope::variants::expected {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::Expected;
   r.name = "expected";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

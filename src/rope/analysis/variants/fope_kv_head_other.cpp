@@ -1,4 +1,6 @@
 // fope-kv-head-other: FoPE's other key-value heads.
+// Issue 78 item 2: FoPE with --kv-head H, the dump on another key-value head's coefficients (its heads sliced from
+// another head than the one named; found "kv_head", the head whose matrix it matches).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: fope/vllm_kv2_k_as_head_0.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -15,7 +17,6 @@ constexpr long kMaxFopeKvHeadsTried = 64;
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::FopeKvHeadOther;
   r.name = "fope-kv-head-other";
   r.detection = VariantDetection::Compared;
   r.parameters = "kv_head";

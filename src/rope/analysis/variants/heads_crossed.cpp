@@ -1,4 +1,5 @@
 // heads-crossed: some heads reading another head's pairs.
+// some heads hold another head's result: head g from head (g + k) mod G (found "offset")
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::heads_crossed {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::HeadsCrossed;
   r.name = "heads-crossed";
   r.detection = VariantDetection::InMode;
   r.parameters = "heads,head,from";

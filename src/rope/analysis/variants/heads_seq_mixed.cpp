@@ -1,4 +1,5 @@
 // heads-seq-mixed: heads and sequence mixed by a reshape.
+// [seq, heads] viewed as [heads, seq]: vector (s, h) at position index (s·H + h) mod S
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/heads_seq_mixed.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::heads_seq_mixed {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::HeadsSeqMixed;
   r.name = "heads-seq-mixed";
   r.detection = VariantDetection::FromDump;
   r.parameters = "groups";

@@ -1,4 +1,5 @@
 // heads-uninitialised: some heads left uninitialised.
+// some heads neither right nor 0, the others right (found "heads")
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::heads_uninitialised {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::HeadsUninitialised;
   r.name = "heads-uninitialised";
   r.detection = VariantDetection::InMode;
   r.parameters = "heads,head";

@@ -1,4 +1,5 @@
 // heads-zeroed: some heads 0.
+// some heads 0, the others right (found "heads")
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::heads_zeroed {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::HeadsZeroed;
   r.name = "heads-zeroed";
   r.detection = VariantDetection::InMode;
   r.parameters = "heads,head";

@@ -1,4 +1,6 @@
 // inv-freq-bf16: inv_freq rounded to bf16, m·θ in float32.
+// inv_freq stored in bf16 (or float16), m·θ then computed in float32: θ rounded to that type, the product not
+// (sglang-jax #1472), where AnglesBf16 rounds the positions and the product too.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/inv_freq_bf16.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +14,6 @@ namespace rope::variants::inv_freq_bf16 {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::InvFreqBf16;
   r.name = "inv-freq-bf16";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

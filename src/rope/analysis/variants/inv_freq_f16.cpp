@@ -6,7 +6,6 @@ namespace rope::variants::inv_freq_f16 {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::InvFreqF16;
   r.name = "inv-freq-f16";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // inv-freq-integer-division: θ = 1 for every pair.
+// θ = 1 for every pair: base^(2i // d) = base^0 (integer division in inv_freq)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/integer_division.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::inv_freq_integer_division {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::InvFreqIntegerDivision;
   r.name = "inv-freq-integer-division";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // k-with-query-heads: k read with q's head count.
+// The same PR: k read with q's head count under GQA (found "q_heads", "k_heads").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::k_with_query_heads {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::KWithQueryHeads;
   r.name = "k-with-query-heads";
   r.detection = VariantDetection::Paired;
   r.parameters = "q_heads,k_heads";

@@ -18,7 +18,6 @@ namespace rope::variants::layout_swapped {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::LayoutSwapped;
   r.name = "layout-swapped";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

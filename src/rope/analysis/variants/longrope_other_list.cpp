@@ -1,4 +1,5 @@
 // longrope-other-list: LongRoPE's other factor list.
+// LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: longrope_engines/hf_at_l0_read_as_sglang,
 // longrope_engines/llamacpp_short_read_long, longrope_engines/sglang_at_l0_read_as_hf,
 // longrope_engines/vllm_long_at_10_read_as_hf.
@@ -31,7 +32,6 @@ Message longrope_other_says(S c) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::LongRopeOtherList;
   r.name = "longrope-other-list";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // magnitude-reapplied: the magnitude applied again at the shift.
+// shift: the attention factor a applied again at the shift, k′ = a·R(δ)·k (found "factor")
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::magnitude_reapplied {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MagnitudeReapplied;
   r.name = "magnitude-reapplied";
   r.detection = VariantDetection::Compared;
   r.parameters = "factor";
@@ -24,6 +24,15 @@ VariantRow row() {
         "model's attention factor {2}), which the cached keys already carry from their forward pass: "
         "after n shifts a key is {2}^n too long",
         fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
+  };
+  // A shift map's keys each re-rotated by their own δ (H2).
+  r.says_in_mode = [](S c) {
+    if (c.expected.mode != CheckMode::ShiftMap) return Message{};
+    return msg(
+        "the magnitude applied again at the re-rotation: every key turned by its δ = new − old and scaled by {0} "
+        "(the model's attention factor {1}), which the cached keys already carry from their forward pass: after n "
+        "compactions a key is {1}^n too long",
+        fmt::format("{:.6g}", found_or(c, "factor", 1.0)), fmt::format("{:.6g}", c.expected.shift_magnitude));
   };
   r.from_expectation = {[](F f) {
                           const CheckMode m = f.expected.mode;

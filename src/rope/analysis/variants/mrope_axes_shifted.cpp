@@ -1,4 +1,5 @@
 // mrope-axes-shifted: the axis slots shifted.
+// M-RoPE: the axis slots cyclically shifted, (t, h, w) read as (h, w, t) or (w, t, h)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/mrope_shifted.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::mrope_axes_shifted {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeAxesShifted;
   r.name = "mrope-axes-shifted";
   r.detection = VariantDetection::Compared;
   r.parameters = "shift";

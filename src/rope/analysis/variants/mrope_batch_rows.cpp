@@ -1,4 +1,5 @@
 // mrope-batch-rows: batch rows read as t, h, w.
+// M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/mrope_batch_rows.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::mrope_batch_rows {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeBatchRows;
   r.name = "mrope-batch-rows";
   r.detection = VariantDetection::FromDump;
   r.parameters = "batch";

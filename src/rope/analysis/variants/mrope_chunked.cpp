@@ -1,4 +1,5 @@
 // mrope-chunked: mrope_section in chunks.
+// M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_mrope_chunked.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::mrope_chunked {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::SectionsChunked;
   r.name = "mrope-chunked";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // mrope-delta-missing: decode tokens without rope_deltas.
+// M-RoPE decode tokens at their index, without rope_deltas: found "delta"
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/mrope_no_delta,
 // make_dumps/bug_mrope_decode_no_delta.
 #ifdef ROPE_VARIANT_DOCS
@@ -13,7 +14,6 @@ namespace rope::variants::mrope_delta_missing {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeDeltaMissing;
   r.name = "mrope-delta-missing";
   r.detection = VariantDetection::Compared;
   r.parameters = "delta";

@@ -1,4 +1,5 @@
 // mrope-ignored: plain RoPE at each token's index in the sequence.
+// M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_mrope_ignored.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::mrope_ignored {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeIgnored;
   r.name = "mrope-ignored";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

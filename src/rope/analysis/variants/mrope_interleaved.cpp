@@ -1,4 +1,5 @@
 // mrope-interleaved: mrope_section interleaved.
+// M-RoPE: the interleaved map (A3) where the model chunks (A2)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 #else
@@ -6,7 +7,6 @@ namespace rope::variants::mrope_interleaved {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::SectionsInterleaved;
   r.name = "mrope-interleaved";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,6 @@
 // mrope-openpangu-order: mrope_section in openPangu-VL's greedy order.
+// Issue 67 item 3: the two interleaved M-RoPE orders of the same sections, found "pair" (the first pair where they
+// part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: openpangu_mrope/pangu_16_24_24_as_default,
 // openpangu_mrope/pangu_24_20_20_as_default.
 #ifdef ROPE_VARIANT_DOCS
@@ -13,7 +15,6 @@ namespace rope::variants::mrope_openpangu_order {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::SectionsPangu;
   r.name = "mrope-openpangu-order";
   r.detection = VariantDetection::Compared;
   r.parameters = "pair";

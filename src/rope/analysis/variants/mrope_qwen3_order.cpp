@@ -7,7 +7,6 @@ namespace rope::variants::mrope_qwen3_order {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::SectionsQwen3;
   r.name = "mrope-qwen3-order";
   r.detection = VariantDetection::Compared;
   r.parameters = "pair";

@@ -1,4 +1,5 @@
 // mrope-t-for-all: the t position on every axis.
+// M-RoPE: the t row used for every axis
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/mrope_t_for_all.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::mrope_t_for_all {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeTForAll;
   r.name = "mrope-t-for-all";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,6 @@
 // mrope-text-rows-as-axes: text positions' batch rows read as t, h, w.
+// M-RoPE with text positions of a batch, position_ids [batch, seq], read as [3, seq]: every batch row turned at (t, h,
+// w) = rows 0, 1, 2 of the positions at its index (found "batch": the batch rows, at least 3).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/mrope_text_rows.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +14,6 @@ namespace rope::variants::mrope_text_rows_as_axes {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::MropeTextRowsAsAxes;
   r.name = "mrope-text-rows-as-axes";
   r.detection = VariantDetection::FromDump;
   r.parameters = "batch";

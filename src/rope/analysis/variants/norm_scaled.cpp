@@ -1,4 +1,5 @@
 // norm-scaled: the output's norm scaled.
+// every rotated pair's norm times s (an attention factor applied where none belongs, or a wrong one)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/norm_bf16, buggy_kernels/norm_f32,
 // deepseek_v4/bug_attention_factor_not_forced_f32, yarn_variants/grok_yarn_log_mscale_applied,
 // yarn_variants/telechat3_with_hf_mscale.
@@ -23,12 +24,38 @@ Message norm_says(S c) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::NormScaled;
   r.name = "norm-scaled";
   r.detection = VariantDetection::Screened;
   r.parameters = "factor";
   r.changes = [](E) { return msg("the output's norm scaled"); };
   r.says = norm_says;
+  // The gradient's norm against a·‖grad_y‖ (G1), the attention factor applied twice; a shift's keys against k.
+  r.says_in_mode = [](S c) {
+    const RopeExpectation& e = c.expected;
+    if (e.mode == CheckMode::Grad) {
+      const std::string a = fmt::format("{:.6g}", e.attention_factor());
+      const double s = found_or(c, "factor", 1.0);
+      const double norm_bound = check_norm_bound(e, c.dtype);
+      if (e.attention_factor() != 1.0 && std::abs(s / e.attention_factor() - 1) <= norm_bound) {
+        return msg(
+            "the attention factor {0} applied twice in the backward: the gradient's norm is {1} times "
+            "‖grad_y‖ where grad_x = a·R(m)ᵀ·grad_y makes it a",
+            a, fmt::format("{:.6g}", s * e.attention_factor()));
+      }
+      return msg(
+          "the gradient's norm is scaled by {0}: each pair's norm is that many times a·‖grad_y‖ "
+          "(attention factor a {1}), where R(m)ᵀ keeps it within {2}",
+          fmt::format("{:.6g}", s), a, fmt::format("{:.3g} %", 100 * norm_bound));
+    }
+    if (e.mode == CheckMode::Shift || e.mode == CheckMode::ShiftMap) {
+      return msg(
+          "the shifted keys' norm is scaled by {0}, where a shift only turns them: k′ = R(δ)·k keeps "
+          "each pair's norm within {1}",
+          fmt::format("{:.6g}", found_or(c, "factor", 1.0)),
+          fmt::format("{:.3g} %", 100 * check_norm_bound(e, c.dtype)));
+    }
+    return Message{};
+  };
   r.from_dump = {[](F f) { return dump_shown(f) && f.dump->norm_scale.has_value(); },
                  [](F f, Out out) {
                    Variant& v = put(out, f.expected);

@@ -1,4 +1,6 @@
 // output-deinterleaved: the output de-interleaved, as HF's DeepSeek-V3 writes it.
+// The pairs written de-interleaved, at (i, i + r/2), where the spec keeps the interleaved order: an HF DeepSeek-V3 dump
+// checked as llama.cpp's (or with plain interleaved RoPE).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/deepseek_hf_as_llama_cpp,
 // buggy_kernels/deepseek_hf_as_llama_cpp_strict.
 #ifdef ROPE_VARIANT_DOCS
@@ -13,7 +15,6 @@ namespace rope::variants::output_deinterleaved {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::OutputDeinterleaved;
   r.name = "output-deinterleaved";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

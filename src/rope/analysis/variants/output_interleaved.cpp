@@ -1,4 +1,6 @@
 // output-interleaved: the output in the interleaved order, as llama.cpp writes it.
+// The pairs written back in the interleaved order, (2i, 2i + 1), where the spec de-interleaves them (HF's
+// apply_rotary_pos_emb_interleave, DeepSeek-V3): a llama.cpp dump (ggml rope mode NORM) checked as HF's.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/deepseek_llama_cpp,
 // buggy_kernels/deepseek_llama_cpp_strict.
 #ifdef ROPE_VARIANT_DOCS
@@ -13,7 +15,6 @@ namespace rope::variants::output_interleaved {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::OutputInterleaved;
   r.name = "output-interleaved";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // output-zero: every element 0.
+// every element of the dump after is 0 (a gradient that was never written)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::output_zero {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::OutputZero;
   r.name = "output-zero";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // partial-rotary-pairing: the partial rotary part paired across the head.
+// partial rotary paired (i, i + d/2) instead of (i, i + r/2): found "partner"
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/partial_pairing.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -20,7 +21,6 @@ bool partial_pairing_applies(F f) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PartialPairing;
   r.name = "partial-rotary-pairing";
   r.detection = VariantDetection::Compared;
   r.parameters = "partner";

@@ -17,7 +17,6 @@ int twice_dim(E e) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PartialTwice;
   r.name = "partial-rotary-twice";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -12,7 +12,6 @@ namespace rope::variants::partial_rotary_whole_head {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PartialWholeHead;
   r.name = "partial-rotary-whole-head";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // position-ids-ignored: positions counted across the packed sequences.
+// packed sequences rotated at 0 … n−1 counted across them: position_ids ignored
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/packed_ignored.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -25,7 +26,6 @@ void ids_ignored_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PositionIdsIgnored;
   r.name = "position-ids-ignored";
   r.detection = VariantDetection::FromDump;
   r.parameters = "restart";

@@ -6,7 +6,6 @@ namespace rope::variants::positions_minus_one {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PositionsMinusOne;
   r.name = "positions-minus-one";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

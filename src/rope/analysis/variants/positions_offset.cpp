@@ -1,4 +1,6 @@
 // positions-offset: the positions plus a constant offset.
+// Every vector (of a segment, or of some heads) turned at its position plus a constant δ: positions forgotten or offset
+// (position_offset.hpp (P1)): found "offset".
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/cp_rank_contiguous,
 // buggy_kernels/cp_rank_zigzag, buggy_kernels/head_offset, buggy_kernels/packed_offset,
 // buggy_kernels/positions_forgotten, buggy_kernels/row_offset.
@@ -81,7 +83,6 @@ Message positions_offset_says(S c) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PositionsOffset;
   r.name = "positions-offset";
   r.detection = VariantDetection::Measured;
   r.parameters = "offset";

@@ -13,7 +13,6 @@ namespace rope::variants::positions_plus_one {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PositionsPlusOne;
   r.name = "positions-plus-one";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -1,4 +1,5 @@
 // positions-restart: positions that start again.
+// the positions start again at some indices (chunked prefill, packed sequences)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -22,7 +23,6 @@ Message restart_says(S c) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::PositionsRestart;
   r.name = "positions-restart";
   r.detection = VariantDetection::Searched;
   r.parameters = "";

@@ -1,4 +1,6 @@
 // qk-crossed: q and k crossed in a fused kernel.
+// Issue 78 item 2, found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one element of
+// each of q's rotated pairs computed from k's values and one of k's from q's.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: qk_pairs/crossed.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +14,6 @@ namespace rope::variants::qk_crossed {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::QkCrossed;
   r.name = "qk-crossed";
   r.detection = VariantDetection::Paired;
   r.parameters = "";

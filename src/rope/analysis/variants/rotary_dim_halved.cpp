@@ -1,4 +1,5 @@
 // rotary-dim-halved: the rotary dimension halved.
+// a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::rotary_dim_halved {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::RotaryDimHalved;
   r.name = "rotary-dim-halved";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

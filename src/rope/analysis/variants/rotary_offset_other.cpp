@@ -1,4 +1,6 @@
 // rotary-offset-other: the rotated channels at another offset.
+// The rotated block at another offset in the head: rotary channels [o, o + r) where the spec has them elsewhere
+// (DeepSeek's q = cat(q_nope, q_pe) rotates the last r; a kernel rotating the first r): found "offset".
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/deepseek2_first,
 // buggy_kernels/deepseek2_middle, buggy_kernels/rotary_block_overlapping, deepseek_v4/bug_first_channels_f32,
 // deepseek_v4/bug_main_first_channels_f32.
@@ -53,7 +55,6 @@ void offset_shown_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::RotaryOffsetOther;
   r.name = "rotary-offset-other";
   r.detection = VariantDetection::Compared;
   r.parameters = "offset";

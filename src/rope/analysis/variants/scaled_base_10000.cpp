@@ -1,4 +1,6 @@
 // scaled-base-10000: the model's scaling recomputed at base 10000 (JSON `scaled-base-10000`, found `base`).
+// The model's scaling kept, its base not read: the scaled frequencies at base 10000 (llama3 at base 10000 where the
+// config says 500000): found "base".
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/llama3_base_not_read,
 // deepseek_v4/bug_compress_at_main_theta_f32.
 #ifdef ROPE_VARIANT_DOCS
@@ -33,7 +35,6 @@ void scaled_base_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ScaledBase10000;
   r.name = "scaled-base-10000";
   r.detection = VariantDetection::Compared;
   r.parameters = "base";

@@ -1,4 +1,5 @@
 // scaling-applied-twice: the scaling applied twice.
+// the scaling's per-pair ratio applied twice (GGUF rope_freqs plus the scaling)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/scaling_twice.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -23,7 +24,6 @@ void scaling_twice_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ScalingTwice;
   r.name = "scaling-applied-twice";
   r.detection = VariantDetection::Compared;
   r.parameters = "factor";

@@ -12,7 +12,6 @@ namespace rope::variants::scaling_ignored {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ScalingIgnored;
   r.name = "scaling-ignored";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

@@ -12,7 +12,6 @@ namespace rope::variants::shift_map_not_rotated {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ShiftMapNotRotated;
   r.name = "shift-map-not-rotated";
   r.detection = VariantDetection::InMode;
   r.parameters = "";

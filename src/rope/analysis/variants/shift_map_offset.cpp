@@ -1,4 +1,7 @@
 // shift-map-offset: every new position off by a constant.
+// Issue 78 item 3: the mistakes of a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): every new
+// position off by a constant (the evicted count: VeloxQuant #137; found "offset"), the keys left at their old angle,
+// and each turned by old − new.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: shift_map/bf16_offset, shift_map/f32_offset.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -15,7 +18,6 @@ namespace rope::variants::shift_map_offset {
 // the rotation reversed).
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ShiftMapOffset;
   r.name = "shift-map-offset";
   r.detection = VariantDetection::InMode;
   r.parameters = "offset";

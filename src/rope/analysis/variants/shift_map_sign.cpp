@@ -12,7 +12,6 @@ namespace rope::variants::shift_map_sign {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::ShiftMapSign;
   r.name = "shift-map-sign";
   r.detection = VariantDetection::InMode;
   r.parameters = "";

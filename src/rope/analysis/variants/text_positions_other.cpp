@@ -1,4 +1,6 @@
 // text-positions-other: the text tokens from position 0.
+// Issue 79: the text tokens of a joint sequence at positions from 0 where the model places them after the image's rows
+// and columns (Qwen-Image: from max(H/2, W/2); found "text_start", "expected_start").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_qwenimage_text_start_f32.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -24,7 +26,6 @@ void text_from_zero_build(F f, Out out) {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::TextPositionsOther;
   r.name = "text-positions-other";
   r.detection = VariantDetection::FromDump;
   r.parameters = "text_start,expected_start";

@@ -40,6 +40,14 @@ inline std::string base_of(E e) { return fmt::format("{:g}", e.base()); }
 inline double found_value(S c, std::size_t k = 0) { return c.diagnosis.found.at(k).second; }
 
 /// The groups (batch × heads) where the comparison with the expectation fails.
+/// The value of the found parameter `name`, or `otherwise`.
+inline double found_or(S c, const char* name, double otherwise) {
+  for (const auto& [key, value] : c.diagnosis.found) {
+    if (key == name) return value;
+  }
+  return otherwise;
+}
+/// The groups (batch × heads) where the comparison with the expectation fails.
 inline std::vector<long> failing_groups(S c) {
   std::vector<long> g;
   for (std::size_t i = 0; i < c.comparison.group_failing.size(); ++i) {

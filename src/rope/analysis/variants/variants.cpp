@@ -13,7 +13,13 @@ std::vector<VariantRow>& rows() {
 
 }  // namespace
 
-Registered::Registered(const VariantRow& row) { rows().push_back(row); }
+Registered::Registered(const VariantRow& row) {
+  if (rows().empty() && std::string_view(row.name) != "expected") {
+    throw std::logic_error("the variant table's first row is the expected RoPE (VariantId's default)");
+  }
+  rows().push_back(row);
+  rows().back().kind = VariantId{static_cast<int>(rows().size() - 1)};
+}
 
 }  // namespace variants
 

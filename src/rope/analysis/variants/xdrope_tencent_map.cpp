@@ -7,7 +7,6 @@ namespace rope::variants::xdrope_tencent_map {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::XdropeTencentMap;
   r.name = "xdrope-tencent-map";
   r.detection = VariantDetection::Compared;
   r.parameters = "pair";

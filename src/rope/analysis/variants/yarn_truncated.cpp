@@ -1,4 +1,5 @@
 // yarn-truncated: YaRN's correction range truncated.
+// YaRN's correction range rounded to whole pairs where the config says truncate: false
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/yarn_truncated.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::yarn_truncated {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::YarnTruncated;
   r.name = "yarn-truncated";
   r.detection = VariantDetection::Compared;
   r.parameters = "";

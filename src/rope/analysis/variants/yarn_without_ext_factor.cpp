@@ -1,4 +1,5 @@
 // yarn-without-ext-factor: YaRN without ext_factor (linear interpolation, no ramp, no magnitude).
+// YaRN run without ext_factor: θ/f at every pair, no ramp, no magnitude (llama.cpp ext_factor 0)
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
@@ -12,7 +13,6 @@ namespace rope::variants::yarn_without_ext_factor {
 
 VariantRow row() {
   VariantRow r;
-  r.kind = VariantKind::YarnWithoutExtFactor;
   r.name = "yarn-without-ext-factor";
   r.detection = VariantDetection::Compared;
   r.parameters = "";
