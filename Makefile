@@ -122,7 +122,7 @@ gallery: build
 
 # The option tables of docs/cli.md, rewritten from the commands' CLI11 definitions (tests/docs/rope_docgen.cpp,
 # apps/rope/cli/option_tables.hpp), and docs/check.md's table of known variants from the rows of the variant table
-# (tests/docs/variant_docs.hpp); the tests docs.option_tables and docs.variant_table fail while a page differs.
+# (tests/docs/variant_table.hpp: each variant file's words); the tests docs.option_tables and docs.variant_table fail while a page differs.
 docs: build
 	$(BUILD)/tests/rope_docgen --write docs/cli.md
 	$(BUILD)/tests/rope_docgen --write docs/check.md

@@ -116,6 +116,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_run.cpp
   rope/analysis/check/check_diagnosis.cpp
   rope/analysis/check/check_table.cpp
+  rope/analysis/variants/variants.cpp
   rope/analysis/check/check_no_rope.cpp
   rope/analysis/check/check_mode.cpp
   rope/analysis/check/check_kernel.cpp

@@ -38,12 +38,14 @@ ALLOWED = {
 # the top level of a group with folders may include every folder of it.
 SUBFOLDERS = {
     # analysis/ by concept, one way (docs/architecture.md "Inside analysis/"): the readers of dumps (dumps/) and the
-    # calculators at the bottom; check/ over them (the kernel, the dumps streamed into it, two outputs diffed);
+    # calculators at the bottom; check/ over them (the kernel, the dumps streamed into it, two outputs diffed), and
+    # variants/ (rope check's known variants, a file each) over check/;
     # identify/, spectrum/ and verify/ over check/; teaching/ over verify/; weights/ reads only core/ (pair_dot).
     "analysis": {
         "dumps": {"dumps"},
         "calculators": {"calculators"},
         "check": {"calculators", "check", "dumps"},
+        "variants": {"calculators", "check", "dumps", "variants"},
         "identify": {"check", "dumps", "identify"},
         "spectrum": {"check", "dumps", "spectrum"},
         "verify": {"calculators", "check", "verify"},
@@ -89,9 +91,27 @@ def one_way(table):
     return sorted((a, b) for a in table for b in reached[a] if a < b and a in reached.get(b, ()))
 
 
+def included_sources(root, listed):
+    """The .cpp files a listed source includes, directly or through the files it includes: compiled as part of it
+    (src/rope/analysis/variants/variants.cpp compiles the variant files as one translation unit)."""
+    src = os.path.join(root, "src")
+    seen, todo = set(), list(listed)
+    while todo:
+        path = os.path.join(src, todo.pop())
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = INCLUDE.match(line)
+                if m and m.group(1) not in seen and os.path.exists(os.path.join(src, m.group(1))):
+                    seen.add(m.group(1))
+                    todo.append(m.group(1))
+    return {rel for rel in seen if rel.endswith(".cpp")}
+
+
 def check_layers(root):
     """The build's table (cmake/library_sources.cmake: the layers below each, whose headers alone are on a layer
-    target's include path) is ALLOWED, and every .cpp of src/rope/<layer>/ is listed in its layer's sources."""
+    target's include path) is ALLOWED, and every .cpp of src/rope/<layer>/ is listed in its layer's sources or included by one."""
     path = os.path.join(root, "cmake", "library_sources.cmake")
     if not os.path.exists(path):
         return []
@@ -106,6 +126,7 @@ def check_layers(root):
                             f"and {group} may include {sorted(allowed - {group})}")
         m = re.search(r"set\(ROPE_%s_SOURCES\n(.*?)\)" % group.upper(), text, re.S)
         listed = set(m.group(1).split()) if m else set()
+        listed |= included_sources(root, listed)
         for source in sources(root, os.path.join("src", "rope", group), (".cpp",)):
             rel = os.path.relpath(source, os.path.join(root, "src")).replace(os.sep, "/")
             if rel not in listed:

@@ -92,6 +92,43 @@ def places_counts(root):
             sum(1 for m in missing if m and m != report_test))
 
 
+def variant_places(root, name):
+    """{place: whether the tree has it} for the known variant `name` of `rope check`: the files docs/architecture.md
+    lists for a new known bug ("Adding something"), each a file it touches."""
+    import glob
+    stem = name.replace("-", "_")
+    source = os.path.join(root, "src", "rope", "analysis", "variants", f"{stem}.cpp")
+    text = read(root, source) if os.path.exists(source) else ""
+    # Its sentences' ids: each msg( call's string, its literals joined (docs words under ROPE_VARIANT_DOCS aside).
+    code = text.split("#else", 1)[-1]
+    ids = ["".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m))
+           for m in re.findall(r'msg\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)', code)]
+    po = read(root, "po/zh_CN.po")
+    po_ids = {"".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m))
+              for m in re.findall(r'^msgid ((?:"(?:[^"\\]|\\.)*"\s*)+)', po, re.M)}
+    answers = read(root, "tests/cli/corpus_answers.json")
+    generators = [read(root, g) for g in glob.glob(os.path.join(root, "tests", "reference", "*.py"))]
+    return {
+        "its file, src/rope/analysis/variants/<name>.cpp": bool(text),
+        "its line in src/rope/analysis/variants/variant_list.hpp":
+            f'#include "rope/analysis/variants/{stem}.cpp"' in read(root, "src/rope/analysis/variants/variant_list.hpp"),
+        "its sentences' Chinese in po/zh_CN.po": bool(ids) and all(i in po_ids for i in ids),
+        "its corpus row's dumps, a generator of tests/reference/": any(f'"{name}"' in g for g in generators),
+        "its corpus row's answers, tests/cli/corpus_answers.json": f'"matches": "{name}"' in answers,
+        "identify's reading of its dump, tests/cli/test_cmd_identify_agrees.cpp":
+            f'"{name}"' in read(root, "tests/cli/test_cmd_identify_agrees.cpp"),
+        "its row of docs/check.md's table (make docs)": f"`{name}`" in read(root, "docs/check.md"),
+    }
+
+
+def variants_counts(root):
+    """The places of a known variant, and how many of the variants of variant_list.hpp are in all of them."""
+    names = [m.replace("_", "-") for m in re.findall(r'#include "rope/analysis/variants/(\w+)\.cpp"',
+                                                    read(root, "src/rope/analysis/variants/variant_list.hpp"))]
+    places = [variant_places(root, n) for n in names]
+    return len(places[0]), sum(all(p.values()) for p in places), len(names)
+
+
 def commands_rows(root):
     sys.path.insert(0, os.path.join(root, "tests", "hardening"))
     import cases  # noqa: E402
@@ -101,6 +138,7 @@ def commands_rows(root):
 def claims(root):
     """(what, pattern with one number group, the tree's number)."""
     places = places_counts(root)
+    variants = variants_counts(root)
     return [
         ("the commands, kCommands' rows", r"building all (\w+) commands' options", commands(root)),
         ("run_check's lines, apps/rope/cli/commands/cmd_check.cpp", r"cmd_check\.cpp's `run_check` is (\w+) lines",
@@ -113,6 +151,12 @@ def claims(root):
         ("the commands in all but a report test of their own", r"(\w+) are in all but a report test of their own",
          places[2]),
         ("the commands in fewer", r"and (\w+) in fewer", places[3]),
+        ("the files a new known variant touches (variant_places)",
+         r"A new known bug of `rope check` touches (\w+) files", variants[0]),
+        ("the known variants in all of them", r"today (\w+) of the \w+ known variants are in all of them",
+         variants[1]),
+        ("the known variants, src/rope/analysis/variants/variant_list.hpp", r"today \w+ of the (\w+) known variants",
+         variants[2]),
     ]
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The table of known variants of docs/check.md against the rows of the variant table (tests/docs/variant_docs.hpp).
+"""The table of known variants of docs/check.md against the rows of the variant table (tests/docs/variant_table.hpp).
 
   marker    the page holds the block `<!-- rope_docgen: variants -->` … `<!-- rope_docgen: end -->` once: a page
             without it would regenerate to itself and hide a variant.
-  table     `rope_docgen --print` writes the block from the rows of src/rope/analysis/check/check_table.cpp (their
+  table     `rope_docgen --print` writes the block from the rows of src/rope/analysis/variants/ (their
             ids, how each is found, the keys of its `found`) and the docs' words of each; the page must be byte for
             byte what it prints. rope_docgen fails on a row without its words, or words that name no row. A difference
             is printed as a unified diff, with the command that fixes it.

@@ -1,6 +1,6 @@
 // rope_docgen: the option tables of docs/cli.md from the commands' CLI11 definitions
 // (apps/rope/cli/option_tables.hpp), and the table of known variants of docs/check.md from the rows of the variant
-// table (tests/docs/variant_docs.hpp). A build tool, not a rope command.
+// table (tests/docs/variant_table.hpp, the words of each variant file). A build tool, not a rope command.
 //
 //   rope_docgen --write FILE   rewrite FILE's generated blocks in place (`make docs`)
 //   rope_docgen --print FILE   print FILE with its blocks regenerated (the tests docs.option_tables and
@@ -15,7 +15,7 @@
 
 #include "rope/cli/cli.hpp"
 #include "rope/cli/option_tables.hpp"
-#include "variant_docs.hpp"
+#include "variant_table.hpp"
 
 namespace {
 

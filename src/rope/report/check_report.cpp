@@ -167,7 +167,7 @@ Value position_value(const LoadedDumps& dumps, long s) {
   return p;
 }
 
-Value kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+Value kind_value(const std::optional<VariantId>& k) { return k ? Value(to_string(*k)) : Value(); }
 
 Value diagnosis_value(const CheckDiagnosis& d) {
   Value v;
@@ -361,7 +361,7 @@ Value check_value(const CheckRun& run) {
     if (static_cast<std::size_t>(g.index) < kListedSegments) segments.push_back(segment_value(g));
     if (!g.diagnosed()) continue;
     diagnosed.push_back(segment_value(g));
-    const std::optional<VariantKind>& k = g.report->diagnosis.matches;
+    const std::optional<VariantId>& k = g.report->diagnosis.matches;
     Value& n = diagnoses[k ? to_string(*k) : "none"];
     n = Value(n.integer() + 1);
   }
@@ -478,7 +478,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     row(t.tr("expected"), check_expected_text(e, run.where, t, digits));
   }
   // The order the spec writes its pairs in, where a dump may hold the other one (docs/check.md: not a bug).
-  const std::optional<VariantKind>& named = report.diagnosis.matches;
+  const std::optional<VariantId>& named = report.diagnosis.matches;
   if (e.rope.layout == Layout::Interleaved &&
       (e.rope.deinterleaved_output || (named && equivalent_reordering(*named) != nullptr))) {
     row(t.tr("output order"),

@@ -20,7 +20,7 @@ namespace {
 /// Largest number of ranges (and of segments) the text report lists.
 constexpr std::size_t kRangeLines = 16;
 
-Value diff_kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+Value diff_kind_value(const std::optional<VariantId>& k) { return k ? Value(to_string(*k)) : Value(); }
 
 Value side_value(const std::string& name, const std::string& file, const CheckReport& r) {
   const CheckDiagnosis& d = r.diagnosis;

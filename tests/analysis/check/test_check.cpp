@@ -9,6 +9,7 @@
 
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/check_table.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"
@@ -83,7 +84,7 @@ TEST_P(CheckNorms, AScaledOutputNormIsNamedWithItsFactor) {
   if (c.dtype == DType::BF16 && !c.passes) EXPECT_TRUE(r.comparison_is_norms) << "within bf16's (C1): 12.5 % of ‖x‖";
   if (c.passes) return;
   ASSERT_TRUE(r.diagnosis.matches);
-  EXPECT_EQ(*r.diagnosis.matches, VariantKind::NormScaled);
+  EXPECT_EQ(*r.diagnosis.matches, known_variant("norm-scaled"));
   ASSERT_EQ(r.diagnosis.found.size(), 1u);
   EXPECT_EQ(r.diagnosis.found[0].first, "factor");
   EXPECT_NEAR(r.diagnosis.found[0].second, c.scale, 1e-9);
@@ -391,7 +392,7 @@ TEST(Check, ARestartIsNotADrift) {
   const CheckReport r = check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions),
                                    range_positions(24), expect_half(16, 16));
   ASSERT_TRUE(r.diagnosis.matches);
-  EXPECT_EQ(*r.diagnosis.matches, VariantKind::PositionsRestart);
+  EXPECT_EQ(*r.diagnosis.matches, known_variant("positions-restart"));
   EXPECT_EQ(r.diagnosis.restarts, (std::vector<long>{12}));
   EXPECT_THAT(r.diagnosis.message.en,
               ::testing::StartsWith("the positions restart at index 12: the dump matches positions "
@@ -412,7 +413,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_TRUE(looks_like_bf16(y));
   const CheckReport r = check_dump(x, y, range_positions(8), expect_half(8, 8));
   ASSERT_TRUE(r.diagnosis.matches);
-  EXPECT_EQ(*r.diagnosis.matches, VariantKind::Bf16AsFloat32);
+  EXPECT_EQ(*r.diagnosis.matches, known_variant("bf16-as-float32"));
   EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("looks like bf16 saved as float32: add"));
   y.values[3] += 1e-3;  // no longer a bfloat16
   EXPECT_FALSE(looks_like_bf16(y));
@@ -420,7 +421,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   const DumpVectors z = random_dump(16, 1, 8);
   const CheckReport b = check_dump(z, rotate_dump(z, true, 8, 20000.0), range_positions(16), expect_half(8, 8));
   ASSERT_TRUE(b.diagnosis.matches);
-  EXPECT_EQ(*b.diagnosis.matches, VariantKind::BaseOther);
+  EXPECT_EQ(*b.diagnosis.matches, known_variant("base-other"));
   EXPECT_EQ(b.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 20000.0}}));
   // Issue 78: a bf16 dump of base 500000 to position 131071 checked as base 10000. The first departing pair's angle at
   // position 1 gives base 499000 to three digits, which fails at 131071; measured where the angles are largest and
@@ -436,7 +437,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   }
   const CheckReport lb = check_dump(ub, vb, late, expect_half(16, 16));
   ASSERT_TRUE(lb.diagnosis.matches) << lb.diagnosis.message.en;
-  EXPECT_EQ(*lb.diagnosis.matches, VariantKind::BaseOther);
+  EXPECT_EQ(*lb.diagnosis.matches, known_variant("base-other"));
   EXPECT_EQ(lb.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 500000.0}}));
   // The interleaved layout with one element wrong: no variant; the closest, which explains most of the dump, named
   // in the table's words with its share.
@@ -445,7 +446,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   const CheckReport c = check_dump(z, wrong, range_positions(16), expect_half(8, 8));
   EXPECT_FALSE(c.diagnosis.matches);
   ASSERT_TRUE(c.diagnosis.closest);
-  EXPECT_EQ(*c.diagnosis.closest, VariantKind::LayoutSwapped);
+  EXPECT_EQ(*c.diagnosis.closest, known_variant("layout-swapped"));
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr("run `rope identify` to see what the dump does"));
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
   // Positions doubled: nothing explains half of the dump, so no closest hint but where it first departs.
@@ -462,8 +463,8 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
   EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
   EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
-  for (int k = 0; k <= static_cast<int>(VariantKind::NormScaled); ++k) {
-    const auto kind = static_cast<VariantKind>(k);
+  for (const VariantRow& row : variant_table()) {
+    const VariantId kind = row.kind;
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))
         << to_string(kind);
   }
@@ -489,7 +490,7 @@ TEST(Check, SegmentsReportEachBatchRowWithItsOwnDiagnosis) {
   EXPECT_EQ(segments.listed[1].failing_positions, 10);
   ASSERT_TRUE(segments.listed[1].diagnosed());
   ASSERT_TRUE(segments.listed[1].report->diagnosis.matches);
-  EXPECT_EQ(*segments.listed[1].report->diagnosis.matches, VariantKind::PositionsPlusOne);
+  EXPECT_EQ(*segments.listed[1].report->diagnosis.matches, known_variant("positions-plus-one"));
 }
 
 /// Issue 52 (1): every failing segment kept a diagnosis of ≈3.5 kB (10^6 rows: 3.2 GB). Segments of one position,

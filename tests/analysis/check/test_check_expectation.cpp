@@ -61,11 +61,11 @@ TEST(CheckExpectation, DeinterleavedOutputIsReadInterleavedAndWrittenHalf) {
   EXPECT_FALSE(bad.comparison.passed());
   EXPECT_EQ(bad.comparison.first_seq, 0);
   // and is named: HF's DeepSeek-V3 order where the spec (llama.cpp's) writes the pairs back in place.
-  EXPECT_EQ(bad.diagnosis.matches, VariantKind::OutputDeinterleaved);
+  EXPECT_EQ(bad.diagnosis.matches, known_variant("output-deinterleaved"));
   // The reverse: a dump in place against the de-interleaving spec (a llama.cpp q_pe checked as HF's).
   e.rope.deinterleaved_output = true;
   const CheckReport in_place = check_dump(x, test::rotate_dump(x, false, 16, kDefaultBase), p, e);
-  EXPECT_EQ(in_place.diagnosis.matches, VariantKind::OutputInterleaved);
+  EXPECT_EQ(in_place.diagnosis.matches, known_variant("output-interleaved"));
 }
 
 TEST(CheckExpectation, DeinterleavedOutputAfterTheNopeChannels) {
@@ -95,7 +95,7 @@ TEST(CheckExpectation, TheSwappedLayoutVariantIsNotDeinterleaved) {
   RopeExpectation e = interleaved(16, 16, 0);
   e.rope.deinterleaved_output = true;
   for (const Variant& v : check_variants(e)) {
-    if (v.kind == VariantKind::LayoutSwapped) {
+    if (v.kind == known_variant("layout-swapped")) {
       EXPECT_EQ(v.spec.rope.layout, Layout::Half);
       EXPECT_FALSE(v.spec.rope.deinterleaved_output);
     }
@@ -143,7 +143,7 @@ TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
   EXPECT_EQ(pair_channels(e, 35, true), (std::pair{53, 71}));
   // The layout-swapped variant keeps the blocks: the interleaved layout inside each, (36 + 2k, 36 + 2k + 1).
   for (const Variant& v : check_variants(e)) {
-    if (v.kind != VariantKind::LayoutSwapped) continue;
+    if (v.kind != known_variant("layout-swapped")) continue;
     EXPECT_TRUE(v.spec.rope.axis_blocks);
     EXPECT_EQ(pair_channels(v.spec, 19, false), (std::pair{38, 39}));
   }

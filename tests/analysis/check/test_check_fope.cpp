@@ -71,7 +71,7 @@ TEST(CheckFope, SinPaddedWithOneIsNamedWithThePaddedPairs) {
   const CheckReport r = check_dump(x, y, positions, fope_expectation());
   EXPECT_FALSE(r.comparison.passed());
   ASSERT_TRUE(r.diagnosis.matches);
-  EXPECT_EQ(*r.diagnosis.matches, VariantKind::FopeSinPaddedOne);
+  EXPECT_EQ(*r.diagnosis.matches, known_variant("fope-sin-padded-one"));
   ASSERT_EQ(r.diagnosis.found.size(), 1u);
   EXPECT_EQ(r.diagnosis.found.front(), (std::pair<std::string, double>{"padded", 2}));
   EXPECT_THAT(r.diagnosis.message.en, ::testing::HasSubstr("its 2 padded pairs (pairs 2 … 3)"));

@@ -310,7 +310,7 @@ TEST(CheckModes, TheForwardCheckOfAGradientFails) {
   const CheckRun run = run_check(q);
   EXPECT_FALSE(run.passed());
   ASSERT_TRUE(run.report.diagnosis.matches.has_value());
-  EXPECT_EQ(*run.report.diagnosis.matches, VariantKind::RotationReversed);
+  EXPECT_EQ(*run.report.diagnosis.matches, known_variant("rotation-reversed"));
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ TEST_F(DumpStreamTest, Bf16SavedAsFloat32IsSeenOnTheFile) {
   std::vector<AxisPosition> p;
   for (long k = 0; k < 64; ++k) p.push_back(AxisPosition::single(static_cast<double>(k)));
   const CheckReport r = check_source(s, 0, p, expect_half(64, 64, kDefaultBase));
-  EXPECT_EQ(r.diagnosis.matches, VariantKind::Bf16AsFloat32) << r.diagnosis.message.en;
+  EXPECT_EQ(r.diagnosis.matches, known_variant("bf16-as-float32")) << r.diagnosis.message.en;
 }
 
 TEST_F(DumpStreamTest, IdentifySampleHoldsTheDumpsValuesAtTheIndicesItNames) {

@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rope/analysis/check/angle_error.hpp"
@@ -131,165 +132,56 @@ struct RopeExpectation {
 /// deinterleaved_output).
 std::pair<int, int> pair_channels(const RopeExpectation& expected, int i, bool output);
 
-/// A known way to get RoPE wrong, and the expectation that reproduces it.
-enum class VariantKind {
-  Expected,
-  LayoutSwapped,
-  Base10000,
-  /// Issue 79: a diffusion transformer's time positions scaled by base_fps / fps = 24 / 16, Cosmos's fps modulation
-  /// applied where the released Predict2 checkpoints disable it (diffusers #14768; found "scale").
-  AxisPositionsScaled,
-  /// Issue 79: a latent grid's channels split among the axes with other widths than the tables were built with
-  /// (diffusers #12538: Wan's forward split d/3 per axis, __init__ 2⌊d/6⌋; found the widths used, "t", "h", "w").
-  AxisWidthsOther,
-  /// Issue 79: rows and columns counted from 0 where the model centres them (Qwen-Image's scale_rope; found the
-  /// centred start of each, "h_start", "w_start").
-  AxisNotCentred,
-  /// Issue 79: the text tokens of a joint sequence at positions from 0 where the model places them after the image's
-  /// rows and columns (Qwen-Image: from max(H/2, W/2); found "text_start", "expected_start").
-  TextPositionsOther,
-  ScalingIgnored,
-  FactorMissing,
-  PositionsPlusOne,
-  PositionsMinusOne,
-  PartialWholeHead,
-  PartialTwice,
-  AnglesBf16,
-  AnglesF16,
-  SectionsChunked,       ///< M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
-  SectionsInterleaved,   ///< M-RoPE: the interleaved map (A3) where the model chunks (A2)
-  MropeIgnored,          ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
-  PositionsRestart,      ///< the positions start again at some indices (chunked prefill, packed sequences)
-  Bf16AsFloat32,         ///< the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
-  YarnWithoutExtFactor,  ///< YaRN run without ext_factor: θ/f at every pair, no ramp, no magnitude (llama.cpp
-                         ///< ext_factor 0)
-  RotaryDimHalved,    ///< a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
-  EslotUnrotated,     ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
-  BeforeEqualsAfter,  ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
-  LongRopeOtherList,  ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
-  AxesSwapped,        ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
-  // Issue 53: the classic bugs of kernel authors, each with the parameter it found (CheckDiagnosis::found).
-  RotationReversed,  ///< every pair turned by −m·θ: sin's sign flipped, or the transpose R(m)ᵀ applied
-  BaseOther,         ///< another base than the model's (found among the bases code defaults to): rope_theta not read
-  InvFreqIntegerDivision,  ///< θ = 1 for every pair: base^(2i // d) = base^0 (integer division in inv_freq)
-  PartialPairing,          ///< partial rotary paired (i, i + d/2) instead of (i, i + r/2): found "partner"
-  ScalingTwice,            ///< the scaling's per-pair ratio applied twice (GGUF rope_freqs plus the scaling)
-  CacheShort,              ///< a cos/sin cache of `length` positions, clamped (or wrapped) beyond: found "length"
-  AnglesF16Overflow,       ///< angles in float16: m·θ overflows to inf at m ≥ 65520, cos and sin NaN
-  PositionIdsIgnored,      ///< packed sequences rotated at 0 … n−1 counted across them: position_ids ignored
-  HeadsSeqMixed,           ///< [seq, heads] viewed as [heads, seq]: vector (s, h) at position index (s·H + h) mod S
-  MropeTForAll,            ///< M-RoPE: the t row used for every axis
-  MropeAxesShifted,        ///< M-RoPE: the axis slots cyclically shifted, (t, h, w) read as (h, w, t) or (w, t, h)
-  MropeDeltaMissing,       ///< M-RoPE decode tokens at their index, without rope_deltas: found "delta"
-  PassThroughChanged,      ///< the rotated channels right, the pass-through channels (beyond rotary_dim) changed
-  YarnTruncated,           ///< YaRN's correction range rounded to whole pairs where the config says truncate: false
-  MropeBatchRows,          ///< M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
-  NormScaled,  ///< every rotated pair's norm times s (an attention factor applied where none belongs, or a wrong one)
-  /// The pairs written back in the interleaved order, (2i, 2i + 1), where the spec de-interleaves them (HF's
-  /// apply_rotary_pos_emb_interleave, DeepSeek-V3): a llama.cpp dump (ggml rope mode NORM) checked as HF's.
-  OutputInterleaved,
-  /// The pairs written de-interleaved, at (i, i + r/2), where the spec keeps the interleaved order: an HF DeepSeek-V3
-  /// dump checked as llama.cpp's (or with plain interleaved RoPE).
-  OutputDeinterleaved,
-  /// The rotated block at another offset in the head: rotary channels [o, o + r) where the spec has them elsewhere
-  /// (DeepSeek's q = cat(q_nope, q_pe) rotates the last r; a kernel rotating the first r): found "offset".
-  RotaryOffsetOther,
-  // Issue 66: the mistakes of a backward (--grad) and of a cache shifted in place (--shift) that no row above names.
-  OutputZero,             ///< every element of the dump after is 0 (a gradient that was never written)
-  HeadsZeroed,            ///< some heads 0, the others right (found "heads")
-  HeadsUninitialised,     ///< some heads neither right nor 0, the others right (found "heads")
-  HeadsCrossed,           ///< some heads hold another head's result: head g from head (g + k) mod G (found "offset")
-  ChannelsZeroed,         ///< a channel range 0 in every vector, the others right (found "channel", "channels")
-  ChannelsUninitialised,  ///< a channel range wrong in every vector, not 0, the others right
-  MagnitudeReapplied,  ///< shift: the attention factor a applied again at the shift, k′ = a·R(δ)·k (found "factor")
-  /// Every vector (of a segment, or of some heads) turned at its position plus a constant δ: positions forgotten or
-  /// offset (position_offset.hpp (P1)): found "offset".
-  PositionsOffset,
-  /// The model's scaling kept, its base not read: the scaled frequencies at base 10000 (llama3 at base 10000 where the
-  /// config says 500000): found "base".
-  ScaledBase10000,
-  /// inv_freq stored in bf16 (or float16), m·θ then computed in float32: θ rounded to that type, the product not
-  /// (sglang-jax #1472), where AnglesBf16 rounds the positions and the product too.
-  InvFreqBf16,
-  InvFreqF16,
-  /// Issue 67 item 3: the two interleaved M-RoPE orders of the same sections, found "pair" (the first pair where
-  /// they part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
-  SectionsPangu,
-  SectionsQwen3,
-  /// Issue 67 item 2: HunyuanVL's two XD-RoPE maps of the same xdrope_section (docs/multi-axis.md (A11)), found "pair"
-  /// (the first pair one of whose channels reads another stream): HF's doubled sections where the model's code
-  /// repeats the list (Tencent's, mlx-vlm's), and the other way.
-  XdropeHfMap,
-  XdropeTencentMap,
-  /// M-RoPE with text positions of a batch, position_ids [batch, seq], read as [3, seq]: every batch row turned at
-  /// (t, h, w) = rows 0, 1, 2 of the positions at its index (found "batch": the batch rows, at least 3).
-  MropeTextRowsAsAxes,
-  /// Issue 67 item 1: FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
-  /// remote code): each padded pair is √2·R(π/4) where vLLM @ 151a2c744a lets it pass through (found "padded").
-  FopeSinPaddedOne,
-  /// Issue 78 item 2: FoPE with --kv-head H, the dump on another key-value head's coefficients (its heads sliced from
-  /// another head than the one named; found "kv_head", the head whose matrix it matches).
-  FopeKvHeadOther,
-  /// Issue 78 item 4: the cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies
-  /// (SGLang PR #33117: MRotaryEmbedding's _match_cos_sin_cache_dtype casts the float32 cache to the query's bf16).
-  CosSinTableBf16,
-  /// Issue 78 item 3: the mistakes of a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): every new
-  /// position off by a constant (the evicted count: VeloxQuant #137; found "offset"), the keys left at their old
-  /// angle, and each turned by old − new.
-  ShiftMapOffset,
-  ShiftMapNotRotated,
-  ShiftMapSign,
-  /// Issue 78 item 2: RoPE applied twice, every pair turned by 2·m·θ_i and scaled by a² (TensorRT-LLM PR #16378: with
-  /// rope_fusion off, YaRN missing from is_rope(), so q and k were rotated by the fused path and the model's own).
-  RopeAppliedTwice,
-  /// Issue 78 item 2, found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one
-  /// element of each of q's rotated pairs computed from k's values and one of k's from q's.
-  QkCrossed,
-  /// The same PR: k read with q's head count under GQA (found "q_heads", "k_heads").
-  KWithQueryHeads,
-  /// Issue 78 item 4: sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
-  /// __sinf/__cosf under --use_fast_math (imp PR #1325): the angle taken to revolutions by fl32(1/2π), which is
-  /// fast_math_shortfall() of itself short, so every angle falls short by that share of itself. Measured where the
-  /// angles are held to float64 (found "bias": the median over pairs of the phase error's slope against m·θ_i, less
-  /// the pair's own float32 rounding of θ_i).
-  AnglesFastMath,
+/// A known way to get RoPE wrong, and the expectation that reproduces it: a row of the variant table
+/// (check_table.hpp variant_table(), a file of src/rope/analysis/variants/ each), by its place there, which is the
+/// order check compares the variants in. Row 0 is RoPE as expected. Code names a variant by its `matches` name:
+/// known_variant("layout-swapped").
+struct VariantId {
+  int index = 0;
+  friend bool operator==(VariantId a, VariantId b) { return a.index == b.index; }
+  friend bool operator!=(VariantId a, VariantId b) { return a.index != b.index; }
+  friend bool operator<(VariantId a, VariantId b) { return a.index < b.index; }
 };
+/// The variant whose row is named `name` ("layout-swapped"). @throws std::logic_error: no row has that name.
+VariantId known_variant(std::string_view name);
 /// The relative shortfall of an angle taken to revolutions by a float32 1/2π: fl32(1/2π)·2π − 1 = −4.03·10⁻⁸.
 double fast_math_shortfall();
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
-const char* to_string(VariantKind kind);
+const char* to_string(VariantId kind);
 /// The variant in the words of docs/check.md's table, for people: "the interleaved layout", "base 10000",
 /// "angles computed in f16", "positions shifted by +1", ….
-Message describe(VariantKind kind, const RopeExpectation& expected);
+Message describe(VariantId kind, const RopeExpectation& expected);
 
 struct Variant {
-  VariantKind kind = VariantKind::Expected;
+  VariantId kind = known_variant("expected");
   RopeExpectation spec;
   double position_offset = 0;
   std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
-  bool sequence_index = false;  ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
-  /// CosSinTableBf16: cos and sin rounded to this type after the angle (angle_type float32), before they multiply.
+  bool sequence_index =
+      false;  ///< mrope-ignored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
+  /// cos-sin-table-bf16: cos and sin rounded to this type after the angle (angle_type float32), before they multiply.
   std::optional<DType> table_type;
-  /// AnglesFastMath: the tolerance of a float32 angle (the variant's spec under --angles float32) widened by the
+  /// angles-fast-math: the tolerance of a float32 angle (the variant's spec under --angles float32) widened by the
   /// fast unit's errors: the shortfall, the rounding of the angle in revolutions and the unit's absolute error.
   bool fast_math = false;
-  std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
-  std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
-  bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)
-  bool reversed = false;           ///< RotationReversed: sin's sign flipped (every pair turned by −m·θ)
-  int partner = 0;                 ///< PartialPairing: pair i read and written at (off + i, off + i + partner)
-  long cache_length = 0;           ///< CacheShort: positions ≥ cache_length taken as cache_length − 1 (or wrapped)
-  bool cache_wraps = false;        ///< CacheShort: position p taken as p mod cache_length instead
-  bool t_for_all = false;          ///< MropeTForAll: every component replaced by t
-  int axis_shift = 0;              ///< MropeAxesShifted: component a read from component (a + shift) mod 3
-  bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
-  bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
-  bool text_rows_as_axes = false;  ///< MropeTextRowsAsAxes: index i of every row at (rows 0, 1, 2 at i) as (t, h, w)
-  /// AxisNotCentred, TextPositionsOther: the first text_rows indices (a joint sequence's text) turn at their position
-  /// plus text_offset on every component, the others at their position plus axis_offset[k] on component k.
+  std::optional<DType> dump_type;  ///< bf16-as-float32: the tolerance of this type instead of the dump's
+  std::vector<long> restarts;      ///< positions-restart: from each index r on, p(s) − p(r) + p(0)
+  bool swap_hw = false;            ///< axes-swapped: components h and w exchanged (height_component)
+  bool reversed = false;           ///< rotation-reversed: sin's sign flipped (every pair turned by −m·θ)
+  int partner = 0;                 ///< partial-rotary-pairing: pair i read and written at (off + i, off + i + partner)
+  long cache_length = 0;  ///< cos-sin-cache-short: positions ≥ cache_length taken as cache_length − 1 (or wrapped)
+  bool cache_wraps = false;  ///< cos-sin-cache-short: position p taken as p mod cache_length instead
+  bool t_for_all = false;    ///< mrope-t-for-all: every component replaced by t
+  int axis_shift = 0;        ///< mrope-axes-shifted: component a read from component (a + shift) mod 3
+  bool heads_mixed = false;  ///< heads-seq-mixed: group g at index s turns at index (s·groups + g) mod seq
+  bool batch_axes = false;   ///< mrope-batch-rows: component a of row b read from [3, B, S] at flat row 3b + a
+  bool text_rows_as_axes =
+      false;  ///< mrope-text-rows-as-axes: index i of every row at (rows 0, 1, 2 at i) as (t, h, w)
+  /// axis-not-centred, text-positions-other: the first text_rows indices (a joint sequence's text) turn at their
+  /// position plus text_offset on every component, the others at their position plus axis_offset[k] on component k.
   long text_rows = 0;
   double text_offset = 0;
-  /// AnglesBf16 of LTX-Video's chain (transformer_ltx.py LTXVideoRotaryPosEmbed.forward): its positions and
+  /// angles-bf16 of LTX-Video's chain (transformer_ltx.py LTXVideoRotaryPosEmbed.forward): its positions and
   /// frequencies each rounded step by step in the type, not cast once, so the angle differs from the one-cast angle by
   /// up to this many units ε of the type times (|m| + 1)·θ (kLtxChainUnits).
   double angle_chain_units = 0;
@@ -297,8 +189,8 @@ struct Variant {
   /// Pair norms on their own (N1): each rotated pair's ‖y‖ against a·‖x‖ (the rotation keeps the norm) within
   /// kNormUlps·(ε_T + ε_A) relative, instead of each element under (C1); the comparison sums ‖y‖² and (a·‖x‖)².
   bool norms = false;
-  bool zero = false;      ///< OutputZero and the zeroed heads and channels: every element expected 0, exactly
-  long group_offset = 0;  ///< HeadsCrossed: group g's input read from group (g + group_offset) mod groups
+  bool zero = false;      ///< output-zero and the zeroed heads and channels: every element expected 0, exactly
+  long group_offset = 0;  ///< heads-crossed: group g's input read from group (g + group_offset) mod groups
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
 };
@@ -439,12 +331,12 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
 
 /// The diagnosis of a failing dump.
 struct CheckDiagnosis {
-  std::optional<VariantKind> matches;  ///< a variant that passes everywhere
-  std::optional<VariantKind> closest;  ///< when none does: the one with the fewest failing elements
-  long closest_explained = 0;          ///< the elements within tolerance under `closest`
-  std::vector<long> restarts;          ///< PositionsRestart: the indices where the positions start again
-  std::vector<long> swapped_groups;    ///< groups that pass with the other layout while the others pass as expected
-  std::optional<long> correct_until;   ///< the expected variant passes at every sequence index before this one
+  std::optional<VariantId> matches;   ///< a variant that passes everywhere
+  std::optional<VariantId> closest;   ///< when none does: the one with the fewest failing elements
+  long closest_explained = 0;         ///< the elements within tolerance under `closest`
+  std::vector<long> restarts;         ///< positions-restart: the indices where the positions start again
+  std::vector<long> swapped_groups;   ///< groups that pass with the other layout while the others pass as expected
+  std::optional<long> correct_until;  ///< the expected variant passes at every sequence index before this one
   /// The parameter of the variant matched, by name: {"base", 500000}, {"length", 8192}, {"partner", 64}, … (JSON
   /// "found").
   std::vector<std::pair<std::string, double>> found;
@@ -461,8 +353,8 @@ struct CheckDiagnosis {
   std::optional<Departure> departure;
   /// A layer without RoPE whose dump is not unchanged (diagnose_no_rope).
   struct NoRope {
-    /// The model's RoPE (of its layers that have one) as it is (Expected), a known variant of it, or nullopt: neither.
-    std::optional<VariantKind> rope_matches;
+    /// The model's RoPE (of its layers that have one) as it is (expected), a known variant of it, or nullopt: neither.
+    std::optional<VariantId> rope_matches;
     long changed = 0;  ///< elements that differ from the dump before beyond the tolerance
   };
   std::optional<NoRope> no_rope;
@@ -479,8 +371,8 @@ struct CheckDiagnosis {
 
 struct CheckReport {
   RopeExpectation expected;
-  DumpComparison comparison;                                     ///< against the expected variant
-  std::vector<std::pair<VariantKind, DumpComparison>> variants;  ///< the others tried (on failure only)
+  DumpComparison comparison;                                   ///< against the expected variant
+  std::vector<std::pair<VariantId, DumpComparison>> variants;  ///< the others tried (on failure only)
   CheckDiagnosis diagnosis;
   bool only_position_zero = false;  ///< every position is 0: every layout agrees there
   std::vector<Message> notes;       ///< what else the dump says (a bf16 dump saved as float32)
@@ -489,7 +381,7 @@ struct CheckReport {
   /// test's largest is not computed: then none) or was compared pair by pair; none for FoPE, which has no (N1).
   double element_ratio = 0;
   std::optional<double> norm_ratio;
-  /// `comparison` is the pair norms' (N1), not the elements' (C1): within (C1), the norm scaled (NormScaled).
+  /// `comparison` is the pair norms' (N1), not the elements' (C1): within (C1), the norm scaled (norm-scaled).
   bool comparison_is_norms = false;
 };
 

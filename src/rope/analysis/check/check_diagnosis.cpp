@@ -19,7 +19,7 @@
 namespace rope {
 namespace {
 
-Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
+Variant variant_of(VariantId kind, const RopeExpectation& spec) {
   Variant v;
   v.kind = kind, v.spec = spec;
   return v;
@@ -32,7 +32,7 @@ constexpr int kMaxRestarts = 64;
 /// positions start again from the first; none when that does not end in a pass.
 std::vector<long> find_restarts(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                                 const RopeExpectation& expected, long first) {
-  Variant v = variant_of(VariantKind::PositionsRestart, expected);
+  Variant v = variant_of(known_variant("positions-restart"), expected);
   for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
     if (!v.restarts.empty() && first <= v.restarts.back()) return {};
     v.restarts.push_back(first);
@@ -89,7 +89,7 @@ CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const Du
 
 /// The diagnosis names `kind` with its parameter `found`, in the words of its row of the table (check_table.hpp).
 void name_match(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
-                VariantKind kind, std::vector<std::pair<std::string, double>> found) {
+                VariantId kind, std::vector<std::pair<std::string, double>> found) {
   CheckDiagnosis& dg = report.diagnosis;
   dg.matches = kind;
   dg.found = std::move(found);
@@ -120,7 +120,7 @@ bool screen_failing(CheckReport& report, const DumpSource& source, long start,
     const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
     if (at.max_abs() >= kF16Overflow) {
       // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
-      name_match(report, source, positions, VariantKind::AnglesF16Overflow, {{"position", at.max_abs()}});
+      name_match(report, source, positions, known_variant("angles-f16-overflow"), {{"position", at.max_abs()}});
       return true;
     }
     dg.message =
@@ -131,18 +131,18 @@ bool screen_failing(CheckReport& report, const DumpSource& source, long start,
   }
   if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
     // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
-    Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
+    Variant v = variant_of(known_variant("bf16-as-float32"), expected);
     v.dump_type = DType::BF16;
     report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
     if (report.variants.back().second.passed()) {
-      name_match(report, source, positions, VariantKind::Bf16AsFloat32, {});
+      name_match(report, source, positions, known_variant("bf16-as-float32"), {});
       return true;
     }
     report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
                                option_name("dtype") + " bf16"));
   }
   if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
-    name_match(report, source, positions, VariantKind::PassThroughChanged,
+    name_match(report, source, positions, known_variant("pass-through-changed"),
                {{"channel", pass->first}, {"channels", pass->second}});
     return true;
   }
@@ -177,7 +177,7 @@ std::size_t compare_variants(CheckReport& report, const DumpSource& source, long
     const DumpComparison& c = report.variants.back().second;
     if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
     if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
-    if (v.kind != VariantKind::LayoutSwapped || c.passed()) continue;
+    if (v.kind != known_variant("layout-swapped") || c.passed()) continue;
     // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
     std::vector<long> swapped;
     bool rest_expected = true;
@@ -269,13 +269,13 @@ void try_measured_base(CheckReport& report, const DumpSource& source, long start
   if (!(theta > 0 && theta < 1)) return;
   const double found = snap_base(theta, err, w.pair, r);
   if (!(std::isfinite(found) && found > 1 && found != expected.base() && found <= 1e12)) return;
-  Variant v = variant_of(VariantKind::BaseOther, expected);
+  Variant v = variant_of(known_variant("base-other"), expected);
   v.spec.rope.params.inv_freq.resize(r / 2);
   for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(found, -2.0 * i / r);
   v.found = {{"base", found}};
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
-    report.diagnosis.matches = VariantKind::BaseOther;
+    report.diagnosis.matches = known_variant("base-other");
     report.diagnosis.found = v.found;
   }
 }
@@ -348,13 +348,13 @@ void try_fast_math(CheckReport& report, const DumpSource& source, long start,
   const std::size_t mid = bias.size() / 2;
   const double b = bias.size() % 2 ? bias[mid] : (bias[mid - 1] + bias[mid]) / 2;
   if (!(std::abs(b - delta) <= std::abs(delta) / 2)) return;
-  Variant v = variant_of(VariantKind::AnglesFastMath, expected);
+  Variant v = variant_of(known_variant("angles-fast-math"), expected);
   v.spec.angles = AngleModel::Float32;
   v.fast_math = true;
   v.found = {{"bias", b}};
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
-    report.diagnosis.matches = VariantKind::AnglesFastMath;
+    report.diagnosis.matches = known_variant("angles-fast-math");
     report.diagnosis.found = v.found;
   }
 }
@@ -448,7 +448,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   report.only_position_zero = true;
   for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
   // The elements under (C1) and, in the same pass, the pair norms under (N1) (check.hpp).
-  Variant by_norm = variant_of(VariantKind::NormScaled, expected);
+  Variant by_norm = variant_of(known_variant("norm-scaled"), expected);
   by_norm.norms = true;
   ComparePass together;
   together.norms_as_previous = true;
@@ -459,7 +459,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   std::optional<SampleDiagnosis> predicted =
       sampled ? predicted_diagnosis(source, start, positions, expected) : std::nullopt;
   // FoPE's pairs are scaled rotations (models/fope.hpp (F4)): (N1) does not hold, and (C1) alone compares them.
-  std::vector<Variant> compared{variant_of(VariantKind::Expected, expected)};
+  std::vector<Variant> compared{variant_of(known_variant("expected"), expected)};
   if (!expected.fope) compared.push_back(by_norm);
   ComparePass pass = expected.fope ? ComparePass{} : together;
   pass.counts_from = compared.size();
@@ -488,7 +488,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
     report.comparison = source.compare(start, positions, {by_norm}, exact).front();
     report.comparison_is_norms = true;
     report.norm_ratio = report.comparison.max_ratio;
-    name_match(report, source, positions, VariantKind::NormScaled, {{"factor", s}});
+    name_match(report, source, positions, known_variant("norm-scaled"), {{"factor", s}});
     return report;
   }
   refuse_non_finite_before(report.comparison, positions);
@@ -519,14 +519,15 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   }
   // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
   // in the words of packed sequences and chunked prefill, which are the likelier cause.
-  const bool wrapped = dg.matches == VariantKind::CacheShort && dg.found.size() > 1 && dg.found[1].second != 0;
+  const bool wrapped =
+      dg.matches == known_variant("cos-sin-cache-short") && dg.found.size() > 1 && dg.found[1].second != 0;
   if ((!dg.matches || wrapped) && dg.correct_until) {
     // A restart is not a drift: the positions may start again where the dump stops matching.
     std::vector<long> restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
     if (!restarts.empty()) {
       dg.restarts = std::move(restarts);
       dg.correct_until.reset();
-      name_match(report, source, positions, VariantKind::PositionsRestart, {});
+      name_match(report, source, positions, known_variant("positions-restart"), {});
       return report;
     }
   }
@@ -643,7 +644,7 @@ SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPos
 void diagnose_rows(CheckReport& report, const std::vector<DumpSegment>& rows, SegmentChecks& checks,
                    const std::vector<AxisPosition>& positions) {
   CheckDiagnosis& dg = report.diagnosis;
-  if (rows.size() < 2 || dg.matches != VariantKind::PositionsRestart || positions.empty()) return;
+  if (rows.size() < 2 || dg.matches != known_variant("positions-restart") || positions.empty()) return;
   if (dg.restarts.size() != rows.size() - 1) return;
   for (std::size_t k = 1; k < rows.size(); ++k) {
     if (dg.restarts[k - 1] != rows[k].start) return;

@@ -1,9 +1,10 @@
 // rope check's modes beyond the forward pass (check_mode.hpp): the backward (G1) and the K cache shifted in place (H1).
 // The forward check's kernel and variants do the comparison (the expectation's mode flips sin for a gradient); here are
-// the two modes' rows of check_modes() (check_table.hpp): their header line, their expectation made from the forward
-// one and their wording of the forward rows; and what a failing check finds after the forward diagnosis: the rows no
-// forward variant names (a gradient 0 on some heads or channels, left uninitialised there, or read from another head;
-// the magnitude applied again at a shift), whose sentences are check_table.cpp's.
+// the modes' rows of check_modes() (check_table.hpp): their header line and their expectation made from the forward
+// one (a variant's wording in a mode is its file's says_in_mode, src/rope/analysis/variants/); and what a failing check
+// finds after the forward diagnosis: the rows no forward variant names (a gradient 0 on some heads or channels, left
+// uninitialised there, or read from another head; the magnitude applied again at a shift), whose sentences are their
+// files'.
 #include "rope/analysis/check/check_mode.hpp"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ std::vector<AxisPosition> shift_positions(long seq, double shift) {
 
 namespace {
 
-/// Offsets of another head tried for HeadsCrossed: head g read from head (g + k) mod groups, k = 1 … this.
+/// Offsets of another head tried for heads-crossed: head g read from head (g + k) mod groups, k = 1 … this.
 constexpr long kCrossedOffsets = 16;
 
 /// A gradient that no forward row explains: the groups (batch × heads) that fail are 0, hold another group's
@@ -91,11 +92,11 @@ void diagnose_gradient_parts(CheckReport& report, const DumpSource& source, long
   if (static_cast<long>(ex.group_failing.size()) != groups) return;
   std::vector<Variant> tried;
   Variant zero;
-  zero.kind = VariantKind::HeadsZeroed, zero.spec = e, zero.zero = true;
+  zero.kind = known_variant("heads-zeroed"), zero.spec = e, zero.zero = true;
   tried.push_back(zero);
   for (long k = 1; k < groups && k <= kCrossedOffsets; ++k) {
     Variant c;
-    c.kind = VariantKind::HeadsCrossed, c.spec = e, c.group_offset = k;
+    c.kind = known_variant("heads-crossed"), c.spec = e, c.group_offset = k;
     tried.push_back(std::move(c));
   }
   const std::vector<DumpComparison> got = source.compare(start, positions, tried);
@@ -121,22 +122,22 @@ void diagnose_gradient_parts(CheckReport& report, const DumpSource& source, long
   if (n == 0) return;
   if (n < groups) {  // some heads right: the others 0, another head's, or neither
     if (zeroed.size() == failing.size()) {
-      dg.matches = VariantKind::HeadsZeroed;
+      dg.matches = known_variant("heads-zeroed");
       dg.found = {{"heads", static_cast<double>(n)}, {"head", static_cast<double>(failing.front())}};
     } else if (crossed.size() == failing.size()) {
-      dg.matches = VariantKind::HeadsCrossed;
+      dg.matches = known_variant("heads-crossed");
       dg.found = {{"heads", static_cast<double>(n)},
                   {"head", static_cast<double>(crossed.front())},
                   {"from", static_cast<double>(from.front())}};
     } else {
-      dg.matches = VariantKind::HeadsUninitialised;
+      dg.matches = known_variant("heads-uninitialised");
       dg.found = {{"heads", static_cast<double>(n)}, {"head", static_cast<double>(failing.front())}};
     }
     dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
     return;
   }
   if (got[0].passed()) {
-    dg.matches = VariantKind::OutputZero;
+    dg.matches = known_variant("output-zero");
     dg.found.clear();
     dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
     return;
@@ -144,7 +145,7 @@ void diagnose_gradient_parts(CheckReport& report, const DumpSource& source, long
   if (crossed.size() == failing.size()) {  // every head another's, by one offset
     for (std::size_t k = 1; k < got.size(); ++k) {
       if (!got[k].passed()) continue;
-      dg.matches = VariantKind::HeadsCrossed;
+      dg.matches = known_variant("heads-crossed");
       dg.found = {{"heads", static_cast<double>(n)}, {"offset", static_cast<double>(k)}};
       dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
       return;
@@ -168,9 +169,9 @@ void diagnose_gradient_parts(CheckReport& report, const DumpSource& source, long
   const int count = last - first + 1;
   dg.found = {{"channel", first}, {"channels", count}};
   if (all_zero) {
-    dg.matches = VariantKind::ChannelsZeroed;
+    dg.matches = known_variant("channels-zeroed");
   } else {
-    dg.matches = VariantKind::ChannelsUninitialised;
+    dg.matches = known_variant("channels-uninitialised");
   }
   dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
 }
@@ -184,111 +185,21 @@ double mode_found(const CheckDiagnosis& dg, const char* name, double otherwise) 
 
 }  // namespace
 
-Message grad_mode_says(const VariantRow& row, const VariantSaying& c) {
-  const RopeExpectation& e = c.expected;
-  const CheckDiagnosis& dg = c.diagnosis;
-  const std::string a = fmt::format("{:.6g}", e.attention_factor());
-  switch (row.kind) {
-    case VariantKind::RotationReversed:
-      return msg(
-          "matches the forward rotation R(m) where the backward applies its transpose R(m)ᵀ = R(−m): "
-          "every pair of the gradient turned by +m·θ instead of −m·θ (the conjugate rotation's sin sign "
-          "misspelled)");
-    case VariantKind::FactorMissing:
-      return msg(
-          "matches the gradient without the attention factor {0}: grad_x = a·R(m)ᵀ·grad_y carries a "
-          "as the forward does",
-          a);
-    case VariantKind::NormScaled: {
-      const double s = mode_found(dg, "factor", 1.0);
-      const double norm_bound = check_norm_bound(e, c.dtype);
-      if (e.attention_factor() != 1.0 && std::abs(s / e.attention_factor() - 1) <= norm_bound) {
-        return msg(
-            "the attention factor {0} applied twice in the backward: the gradient's norm is {1} times "
-            "‖grad_y‖ where grad_x = a·R(m)ᵀ·grad_y makes it a",
-            a, fmt::format("{:.6g}", s * e.attention_factor()));
-      }
-      return msg(
-          "the gradient's norm is scaled by {0}: each pair's norm is that many times a·‖grad_y‖ "
-          "(attention factor a {1}), where R(m)ᵀ keeps it within {2}",
-          fmt::format("{:.6g}", s), a, fmt::format("{:.3g} %", 100 * norm_bound));
-    }
-    case VariantKind::PassThroughChanged:
-      return msg(
-          "the rotated channels' gradient matches, but the gradient of pass-through channels changed "
-          "({0}, the first: channel {1}): beyond the rotary dimension {2} the gradient passes through "
-          "unchanged",
-          static_cast<long>(mode_found(dg, "channels", 0)), static_cast<long>(mode_found(dg, "channel", 0)),
-          e.rotary_dim());
-    case VariantKind::BeforeEqualsAfter:
-      return msg(
-          "the gradient returned equals the upstream gradient: the backward passed it through without "
-          "turning it back by −m (a backward that returns grad_output)");
-    default:
-      return row.says(c);
-  }
-}
-
-Message shift_mode_says(const VariantRow& row, const VariantSaying& c) {
-  const RopeExpectation& e = c.expected;
-  const CheckDiagnosis& dg = c.diagnosis;
-  const std::string delta = fmt::format("{:g}", e.shift);
-  switch (row.kind) {
-    case VariantKind::RotationReversed:
-      return msg("matches the shift applied with the wrong sign: every key turned by {0} instead of δ = {1}",
-                 fmt::format("{:g}", -e.shift), delta);
-    case VariantKind::NormScaled:
-      return msg(
-          "the shifted keys' norm is scaled by {0}, where a shift only turns them: k′ = R(δ)·k keeps "
-          "each pair's norm within {1}",
-          fmt::format("{:.6g}", mode_found(dg, "factor", 1.0)),
-          fmt::format("{:.3g} %", 100 * check_norm_bound(e, c.dtype)));
-    case VariantKind::PassThroughChanged:
-      return msg(
-          "the shift is right on the rotated channels but changed pass-through channels ({0}, the "
-          "first: channel {1}): the shift turned channels beyond the rotary dimension {2}, which no shift "
-          "touches",
-          static_cast<long>(mode_found(dg, "channels", 0)), static_cast<long>(mode_found(dg, "channel", 0)),
-          e.rotary_dim());
-    case VariantKind::BeforeEqualsAfter:
-      return msg("the keys after the shift equal the keys before: the shift by δ = {0} was not applied", delta);
-    default:
-      return row.says(c);
-  }
-}
-
-Message shift_map_mode_says(const VariantRow& row, const VariantSaying& c) {
-  switch (row.kind) {
-    case VariantKind::NormScaled:
-    case VariantKind::PassThroughChanged:
-      return shift_mode_says(row, c);
-    case VariantKind::MagnitudeReapplied:
-      return msg(
-          "the magnitude applied again at the re-rotation: every key turned by its δ = new − old and scaled by {0} "
-          "(the model's attention factor {1}), which the cached keys already carry from their forward pass: after n "
-          "compactions a key is {1}^n too long",
-          fmt::format("{:.6g}", mode_found(c.diagnosis, "factor", 1.0)),
-          fmt::format("{:.6g}", c.expected.shift_magnitude));
-    default:
-      return row.says(c);
-  }
-}
-
 namespace {
 
 /// A shift map's mistakes (H2) in the map's words: the forward rows that a per-key δ makes them, renamed.
 void diagnose_shift_map(CheckDiagnosis& dg) {
-  const VariantKind forward = *dg.matches;
+  const VariantId forward = *dg.matches;
   const bool one_offset = dg.found.size() == 1 && dg.found[0].first == "offset";  // not per head, nor in pieces
-  if (forward == VariantKind::RotationReversed) {
-    dg.matches = VariantKind::ShiftMapSign;
-  } else if (forward == VariantKind::BeforeEqualsAfter) {
-    dg.matches = VariantKind::ShiftMapNotRotated;
-  } else if (forward == VariantKind::PositionsPlusOne || forward == VariantKind::PositionsMinusOne) {
-    dg.matches = VariantKind::ShiftMapOffset;
-    dg.found = {{"offset", forward == VariantKind::PositionsPlusOne ? 1.0 : -1.0}};
-  } else if (forward == VariantKind::PositionsOffset && one_offset) {
-    dg.matches = VariantKind::ShiftMapOffset;
+  if (forward == known_variant("rotation-reversed")) {
+    dg.matches = known_variant("shift-map-sign");
+  } else if (forward == known_variant("before-equals-after")) {
+    dg.matches = known_variant("shift-map-not-rotated");
+  } else if (forward == known_variant("positions-plus-one") || forward == known_variant("positions-minus-one")) {
+    dg.matches = known_variant("shift-map-offset");
+    dg.found = {{"offset", forward == known_variant("positions-plus-one") ? 1.0 : -1.0}};
+  } else if (forward == known_variant("positions-offset") && one_offset) {
+    dg.matches = known_variant("shift-map-offset");
   } else {
     return;
   }
@@ -304,19 +215,19 @@ void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
   const DumpComparison& c = report.comparison;
   if (c.before_non_finite.count > 0 || c.after_non_finite.count > 0) return;  // the forward sentence says it
   CheckDiagnosis& dg = report.diagnosis;
-  const std::optional<VariantKind> forward = dg.matches;
+  const std::optional<VariantId> forward = dg.matches;
   if (e.mode == CheckMode::Grad && !dg.matches) diagnose_gradient_parts(report, source, start, positions);
   if (!dg.matches) return;
   // A norm scaled by 0 is a gradient never written; a shift's keys scaled by the magnitude they carry, that
   // magnitude applied again.
-  if (*dg.matches == VariantKind::NormScaled) {
+  if (*dg.matches == known_variant("norm-scaled")) {
     const double s = mode_found(dg, "factor", 1.0);
     if (e.mode == CheckMode::Grad && s == 0) {
-      dg.matches = VariantKind::OutputZero;
+      dg.matches = known_variant("output-zero");
       dg.found.clear();
     } else if ((e.mode == CheckMode::Shift || e.mode == CheckMode::ShiftMap) && e.shift_magnitude != 1.0 &&
                std::abs(s / e.shift_magnitude - 1) <= check_norm_bound(e, source.dtype())) {
-      dg.matches = VariantKind::MagnitudeReapplied;
+      dg.matches = known_variant("magnitude-reapplied");
       dg.found = {{"factor", s}};
     }
   }

@@ -14,26 +14,26 @@ void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::
   CheckDiagnosis& dg = report.diagnosis;
   const DumpComparison& c = report.comparison;
   // A value that is not a number, or a bf16 dump that passes unchanged under bf16's tolerance, keep their own words.
-  if (c.passed() || c.after_non_finite.count > 0 || dg.matches == VariantKind::Bf16AsFloat32) return;
+  if (c.passed() || c.after_non_finite.count > 0 || dg.matches == known_variant("bf16-as-float32")) return;
   // The variants of "unchanged" (θ = 0 in another layout, at shifted positions, …) are all "unchanged": no words.
   auto& tried = report.variants;
-  tried.erase(
-      std::remove_if(tried.begin(), tried.end(), [](const auto& v) { return v.first != VariantKind::Bf16AsFloat32; }),
-      tried.end());
+  tried.erase(std::remove_if(tried.begin(), tried.end(),
+                             [](const auto& v) { return v.first != known_variant("bf16-as-float32"); }),
+              tried.end());
   CheckDiagnosis::NoRope found;
   found.changed = c.failing;
   CheckDiagnosis fresh;
   std::optional<CheckReport> as_rope;
   if (rope) as_rope = check_source(source, start, positions, *rope);
   if (as_rope && as_rope->comparison.passed()) {
-    found.rope_matches = VariantKind::Expected;
+    found.rope_matches = known_variant("expected");
     fresh.message =
         msg("this layer has no RoPE in {0} (layer type {1}: layers {2}), but the dump is rotated: it matches "
             "the RoPE of the model's layers that have one ({3} layout, rotary dim {4}, base {5}), which this "
             "layer's code must not apply",
             model, layer_type, layers, layout_term(rope->rope.layout), rope->rotary_dim(),
             fmt::format("{:g}", rope->base()));
-  } else if (as_rope && as_rope->diagnosis.matches && *as_rope->diagnosis.matches != VariantKind::Bf16AsFloat32) {
+  } else if (as_rope && as_rope->diagnosis.matches && *as_rope->diagnosis.matches != known_variant("bf16-as-float32")) {
     found.rope_matches = as_rope->diagnosis.matches;
     fresh.message =
         msg("this layer has no RoPE in {0} (layer type {1}: layers {2}), but the dump is rotated, as the "

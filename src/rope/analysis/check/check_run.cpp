@@ -531,7 +531,7 @@ LoadedDumps reopen(DumpFiles files, const CheckRun& run, const CheckSettings& s)
 
 /// A diagnosis found with q and k together (qk_pair.hpp) in one tensor's report: the row's match and its sentence,
 /// over what the tensor alone could say.
-void name_paired(CheckRun& run, VariantKind kind, std::vector<std::pair<std::string, double>> found) {
+void name_paired(CheckRun& run, VariantId kind, std::vector<std::pair<std::string, double>> found) {
   CheckDiagnosis& dg = run.report.diagnosis;
   dg.matches = kind;
   dg.closest = std::nullopt;
@@ -607,14 +607,14 @@ CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const Load
   const std::vector<AxisPosition> kp = positions_as_axes(k_values.positions, k_values.axis_positions);
   QkPairCheck pair = measure_qk_pair({q_values, qp, q.expected, q.angles}, {k_values, kp, k.expected, k.angles},
                                      !q.passed() || !k.passed());
-  if (pair.matches == VariantKind::QkCrossed) {
-    name_paired(q, VariantKind::QkCrossed, {});
-    name_paired(k, VariantKind::QkCrossed, {});
-  } else if (pair.matches == VariantKind::KWithQueryHeads) {
-    name_paired(k, VariantKind::KWithQueryHeads,
+  if (pair.matches == known_variant("qk-crossed")) {
+    name_paired(q, known_variant("qk-crossed"), {});
+    name_paired(k, known_variant("qk-crossed"), {});
+  } else if (pair.matches == known_variant("k-with-query-heads")) {
+    name_paired(k, known_variant("k-with-query-heads"),
                 {{"q_heads", static_cast<double>(pair.q_heads)}, {"k_heads", static_cast<double>(pair.k_heads)}});
   }
-  const std::optional<VariantKind>& both = q.report.diagnosis.matches;
+  const std::optional<VariantId>& both = q.report.diagnosis.matches;
   if (!pair.matches && !pair.passed() && !q.passed() && !k.passed() && both && both == k.report.diagnosis.matches) {
     pair.matches = both;  // one mistake in both tensors (RoPE applied twice) is the scores' too
   }

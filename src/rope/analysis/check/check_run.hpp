@@ -134,7 +134,7 @@ struct CheckRun {
   SegmentChecks segments;
   /// The dump fails only by a harmless reordering of its output, which passes (equivalent_reordering, check_table.hpp):
   /// the variant it matches (report.diagnosis names it); nullopt otherwise, and with CheckSettings::strict_order.
-  std::optional<VariantKind> equivalent;
+  std::optional<VariantId> equivalent;
 
   bool passed() const { return report.comparison.passed() || equivalent.has_value(); }
 

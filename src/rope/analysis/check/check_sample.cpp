@@ -65,7 +65,7 @@ SampleDiagnosis diagnose_sample(const DumpSource& source, long start, const std:
   const SampledSource sample(source, ranges);
   SampleDiagnosis out{std::move(ranges), check_source(sample, start, positions, expected), std::nullopt, 0};
   const CheckDiagnosis& dg = out.report.diagnosis;
-  const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
+  const std::optional<VariantId> kind = dg.matches ? dg.matches : dg.closest;
   if (const Variant* v = kind ? sample.named(*kind, dg) : nullptr) out.named = *v;
   out.indices = sample.indices();
   return out;
@@ -103,12 +103,12 @@ long SampledSource::indices() const {
   return n;
 }
 
-bool names_variant(const Variant& v, VariantKind kind, const CheckDiagnosis& d) {
+bool names_variant(const Variant& v, VariantId kind, const CheckDiagnosis& d) {
   if (v.kind != kind || v.norms) return false;
-  return kind == VariantKind::PositionsRestart ? v.restarts == d.restarts : v.found == d.found;
+  return kind == known_variant("positions-restart") ? v.restarts == d.restarts : v.found == d.found;
 }
 
-const Variant* SampledSource::named(VariantKind kind, const CheckDiagnosis& d) const {
+const Variant* SampledSource::named(VariantId kind, const CheckDiagnosis& d) const {
   for (auto v = seen_.rbegin(); v != seen_.rend(); ++v) {
     if (names_variant(*v, kind, d)) return &*v;
   }
@@ -131,7 +131,7 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
   CheckDiagnosis::Sample size;
   size.indices = sampled.indices;
   size.elements = size.indices * source.groups() * source.d();
-  const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
+  const std::optional<VariantId> kind = dg.matches ? dg.matches : dg.closest;
   const std::optional<Variant>& v = sampled.named;
   if (v) {  // measured over the whole range: in the pass that found it failing, or one more
     const bool known = measured_named && names_variant(*measured_named, *kind, dg);  // the diagnosis names it

@@ -67,7 +67,7 @@ std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, lon
 /// Whether `v` is the variant a diagnosis `d` names as `kind`: its row, and the parameters the diagnosis found (its
 /// restarts, for a restart), which every row's builder and search records of what it took from the dump, so that two
 /// samples of one range that name the same variant name one comparison.
-bool names_variant(const Variant& v, VariantKind kind, const CheckDiagnosis& d);
+bool names_variant(const Variant& v, VariantId kind, const CheckDiagnosis& d);
 
 /// A source whose comparisons visit a sample of another's range only (ComparePass::only), and which keeps the
 /// variants it was asked to compare, so that the one a diagnosis names can be measured over the whole range.
@@ -93,7 +93,7 @@ class SampledSource final : public DumpSource {
   /// Sequence indices in the sample.
   long indices() const;
   /// The variant of the diagnosis `d` as last compared (its kind, its parameters and restarts), or nullptr.
-  const Variant* named(VariantKind kind, const CheckDiagnosis& d) const;
+  const Variant* named(VariantId kind, const CheckDiagnosis& d) const;
 
  private:
   const DumpSource& whole_;

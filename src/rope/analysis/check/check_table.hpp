@@ -1,16 +1,17 @@
 /// @file
 /// `rope check`'s known variants as one table, and the modes of a check.
 ///
-/// A row per VariantKind: its name (JSON's `matches`, the tests'), what it changes (the words of docs/check.md's
-/// table, describe()), how check finds it (VariantDetection), the parameter it reports (CheckDiagnosis::found), the
-/// sentence the diagnosis says when it matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same
-/// English), and how its variants are built and when they apply: from the expectation alone (compared with the dump
-/// in the one pass), or from what a failing dump shows (its positions, its shape, where it fails). check_variants and
-/// a failing check's variants are the rows' builders run in the table's order, which is the order the variants are
-/// compared in: where two pass, the earlier row is the match, and of two equally close the earlier is named.
-/// Adding a known bug is a VariantKind, its row in check_table.cpp (with its builder and when it applies), its
-/// sentence's Chinese in po/zh_CN.po, its docs entry (tests/docs/variant_docs.hpp, from which rope_docgen writes
-/// docs/check.md's table) and its test against a dump written by independent code (tests/reference).
+/// A row per known variant: its name (JSON's `matches`, the tests'), what it changes (describe()), how check finds it
+/// (VariantDetection), the parameter it reports (CheckDiagnosis::found), the sentence the diagnosis says when it
+/// matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same English), and how its variants are
+/// built and when they apply: from the expectation alone (compared with the dump in the one pass), or from what a
+/// failing dump shows (its positions, its shape, where it fails). check_variants and a failing check's variants are
+/// the rows' builders run in the table's order, which is the order the variants are compared in: where two pass, the
+/// earlier row is the match, and of two equally close the earlier is named.
+/// Each row is a file of src/rope/analysis/variants/ (<name>.cpp: the row with named fields, its builders and
+/// sentence, its words in docs/check.md's table), and the table is those files in the order of one list,
+/// src/rope/analysis/variants/variant_list.hpp, compiled as one translation unit (variants.cpp). Adding a known bug is
+/// that file, its line in the list, its sentence's Chinese in po/zh_CN.po and a dump for its test (tests/reference).
 ///
 /// A check has a mode (CheckMode): `forward` compares RoPE(before) with after. Another mode (the gradient through
 /// RoPE, a cached key shifted to another position) is a row of check_modes(): the expectation it compares with, made
@@ -79,41 +80,44 @@ struct VariantBuild {
 
 /// One known way to get RoPE wrong.
 struct VariantRow {
-  VariantKind kind;
+  VariantId kind;    ///< its place in the table (set as its file adds it: variants.cpp)
   const char* name;  ///< "layout-swapped", …
   VariantDetection detection;
   /// The keys of CheckDiagnosis::found when it matches, comma-separated ("" when it has none): "length,wraps".
   const char* parameters;
   /// What it changes, in docs/check.md's words: "the interleaved layout", "angles computed in f16".
   Message (*changes)(const RopeExpectation& expected);
-  /// The diagnosis's sentence when the dump matches it (empty for Expected).
+  /// The diagnosis's sentence when the dump matches it (empty for the expected RoPE).
   Message (*says)(const VariantSaying& saying);
+  /// Its sentence in a mode beyond the forward pass (saying.expected.mode: the gradient, a shift) where the forward
+  /// one does not fit (the backward's transpose, a shift's sign); an empty message for a mode, or nullptr: `says`.
+  Message (*says_in_mode)(const VariantSaying& saying) = nullptr;
   /// Its variants built from the expectation alone (VariantDetection::Compared; empty for a row found otherwise).
   VariantBuild from_expectation{};
-  /// Its variants built from what a failing dump shows (VariantDetection::FromDump, and RotaryOffsetOther's offset
-  /// read from the channels the dump changed, NormScaled's measured factor).
+  /// Its variants built from what a failing dump shows (VariantDetection::FromDump, and rotary-offset-other's offset
+  /// read from the channels the dump changed, norm-scaled's measured factor).
   VariantBuild from_dump{};
   /// A harmless reordering of the output, not a bug: its name in JSON's "equivalent" (equivalent_reordering); nullptr
   /// for a bug.
   const char* equivalent = nullptr;
 };
 
-/// Every known variant, one row per VariantKind, in the order check compares them (the rows found otherwise, by a
-/// screen, a search, a measurement or a mode, after those).
+/// Every known variant, one row each (a file of src/rope/analysis/variants/), in the order check compares them (the
+/// rows found otherwise, by a screen, a search, a measurement or a mode, after those).
 const std::vector<VariantRow>& variant_table();
 /// The variants of every row that applies, in the table's order: each row's from_expectation, then, with a dump, each
 /// row's from_dump. check_variants(e) is table_variants({e}).
 std::vector<Variant> table_variants(const VariantFacts& facts);
 /// The row of `kind`.
-const VariantRow& variant_row(VariantKind kind);
+const VariantRow& variant_row(VariantId kind);
 /// The variants that are a harmless reordering, not a bug (docs/check.md: "not a bug"): the output right up to the
 /// order its channels are written in, q·k the same. A dump that matches one passes as equivalent (CheckRun::equivalent;
 /// JSON "equivalent": this name, "interleaved-in-place", "de-interleaved") unless the order is asked for
 /// (CheckSettings::strict_order). nullptr for a bug.
-const char* equivalent_reordering(VariantKind kind);
+const char* equivalent_reordering(VariantId kind);
 
-/// One mode of a check: its name (the report's header and JSON), the expectation it compares a dump with, made from
-/// the forward one, and its wording of a known variant's sentence.
+/// One mode of a check: its name (the report's header and JSON) and the expectation it compares a dump with, made from
+/// the forward one (a variant's own wording in the mode is its row's says_in_mode).
 struct CheckModeRow {
   CheckMode mode;
   const char* name;  ///< "forward", … (JSON's `mode`)
@@ -122,21 +126,16 @@ struct CheckModeRow {
   Message (*title)(const RopeExpectation& expected);
   /// The expectation of this mode from the forward one (forward: as it is).
   RopeExpectation (*expectation)(RopeExpectation forward);
-  /// The sentence of `row` in this mode; nullptr: the row's own (`says`).
-  Message (*says)(const VariantRow& row, const VariantSaying& saying);
 };
 
 /// The modes beyond forward (check_mode.hpp, check_mode.cpp): the gradient through RoPE (G1), a K cache shifted
-/// in place (H1) and one re-rotated key by key (H2): their header line, expectation and wording of the forward rows.
+/// in place (H1) and one re-rotated key by key (H2): their header line and expectation.
 Message grad_mode_title(const RopeExpectation& expected);
 RopeExpectation grad_mode_expectation(RopeExpectation forward);
-Message grad_mode_says(const VariantRow& row, const VariantSaying& saying);
 Message shift_mode_title(const RopeExpectation& expected);
 RopeExpectation shift_mode_expectation(RopeExpectation forward);
-Message shift_mode_says(const VariantRow& row, const VariantSaying& saying);
 Message shift_map_mode_title(const RopeExpectation& expected);
 RopeExpectation shift_map_mode_expectation(RopeExpectation forward);
-Message shift_map_mode_says(const VariantRow& row, const VariantSaying& saying);
 
 /// Every mode, in CheckMode's order.
 const std::vector<CheckModeRow>& check_modes();
@@ -153,7 +152,8 @@ std::string check_number_list(const std::vector<long>& values);
 /// (N1)'s relative bound on a pair's norm for a dump of `dtype` (check.hpp): 2·(ε_T + ε_A).
 double check_norm_bound(const RopeExpectation& expected, DType dtype);
 
-/// The diagnosis's sentence for the variant `kind` it matched, in the expectation's mode.
-Message variant_sentence(VariantKind kind, const VariantSaying& saying);
+/// The diagnosis's sentence for the variant `kind` it matched, in the expectation's mode (its row's says_in_mode
+/// beyond the forward pass, where it has words for that mode).
+Message variant_sentence(VariantId kind, const VariantSaying& saying);
 
 }  // namespace rope

@@ -147,12 +147,12 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
       measured_offset_at(report.expected, source, start, s, e.first_group, positions[static_cast<std::size_t>(s)][0]);
   if (!delta) return;
   Variant v;
-  v.kind = VariantKind::PositionsOffset, v.spec = report.expected;
+  v.kind = known_variant("positions-offset"), v.spec = report.expected;
   v.position_offset = static_cast<double>(*delta);
   v.found = {{"offset", static_cast<double>(*delta)}};
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
-    report.diagnosis.matches = VariantKind::PositionsOffset;
+    report.diagnosis.matches = known_variant("positions-offset");
     report.diagnosis.found = v.found;
     return;
   }
@@ -163,7 +163,7 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
   std::vector<AxisPosition> shifted = positions;
   std::vector<std::pair<long, double>> pieces;  // (first index, offset from it on)
   Variant expected;
-  expected.kind = VariantKind::Expected, expected.spec = report.expected;
+  expected.kind = known_variant("expected"), expected.spec = report.expected;
   long from = s, g = e.first_group;
   double step = static_cast<double>(*delta), total = 0;
   for (int k = 0; k < kMaxOffsetPieces; ++k) {
@@ -173,7 +173,7 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
     const DumpComparison c = source.compare(start, shifted, {expected}).front();
     if (c.passed()) {
       if (pieces.size() < 2) return;
-      report.variants.emplace_back(VariantKind::PositionsOffset, c);
+      report.variants.emplace_back(known_variant("positions-offset"), c);
       std::vector<std::pair<std::string, double>> found;
       for (std::size_t p = 0; p < pieces.size(); ++p) {
         const std::string n = p == 0 ? "" : "_" + std::to_string(p);
@@ -183,7 +183,7 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
       std::vector<double> dump(shifted.size());
       for (std::size_t i = 0; i < shifted.size(); ++i) dump[i] = shifted[i][0];
       for (auto& f : cp_rank_of(positions, dump)) found.push_back(std::move(f));
-      report.diagnosis.matches = VariantKind::PositionsOffset;
+      report.diagnosis.matches = known_variant("positions-offset");
       report.diagnosis.found = std::move(found);
       return;
     }
@@ -227,7 +227,7 @@ void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
   std::vector<Variant> variants;
   for (const double d : distinct) {
     Variant v;
-    v.kind = VariantKind::PositionsOffset, v.spec = report.expected, v.position_offset = d;
+    v.kind = known_variant("positions-offset"), v.spec = report.expected, v.position_offset = d;
     variants.push_back(v);
   }
   const std::vector<DumpComparison> c = source.compare(start, positions, variants);
@@ -244,7 +244,7 @@ void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
     if (groups > heads) found.emplace_back("batch" + n, static_cast<double>(failing[k] / heads));
   }
   found.emplace_back("heads", static_cast<double>(failing.size()));
-  report.diagnosis.matches = VariantKind::PositionsOffset;
+  report.diagnosis.matches = known_variant("positions-offset");
   report.diagnosis.found = std::move(found);
 }
 
@@ -258,13 +258,14 @@ void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, 
     const CheckDiagnosis& own = c.report->diagnosis;
     // One constant, confirmed over the whole segment: pieces of offsets, a context-parallel rank's positions or some
     // heads' own offsets are no constant of the segment, and are not named as one.
-    if (own.matches != VariantKind::PositionsOffset || own.found.size() != 1 || own.found.front().first != "offset")
+    if (own.matches != known_variant("positions-offset") || own.found.size() != 1 ||
+        own.found.front().first != "offset")
       return;
     if (!first) first = own.found.front().second;
     shifts += fmt::format("{}{}: {:+}", shifts.empty() ? "" : ", ", c.index, own.found.front().second);
   }
   if (!first) return;
-  dg.matches = VariantKind::PositionsOffset;
+  dg.matches = known_variant("positions-offset");
   dg.found = {{"offset", *first}};
   dg.closest.reset();
   dg.closest_explained = 0;
@@ -329,13 +330,14 @@ void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long s
   // pieces is replaced: those pieces are not checked against the rank's own sequences (0 … n − 1 read as a contiguous
   // rank 0 of the batch cut as one sequence, where a zigzag rank 1's positions are given).
   if (segments.size() < 2) return;
-  if (dg.matches && *dg.matches != VariantKind::PositionsOffset && *dg.matches != VariantKind::PositionIdsIgnored &&
-      *dg.matches != VariantKind::CacheShort && *dg.matches != VariantKind::PositionsRestart)
+  if (dg.matches && *dg.matches != known_variant("positions-offset") &&
+      *dg.matches != known_variant("position-ids-ignored") && *dg.matches != known_variant("cos-sin-cache-short") &&
+      *dg.matches != known_variant("positions-restart"))
     return;
   const auto named = [&](const char* key) {
     return std::any_of(dg.found.begin(), dg.found.end(), [&](const auto& f) { return f.first == key; });
   };
-  if (dg.matches == VariantKind::PositionsOffset && dg.found.size() == 1 && named("offset")) return;
+  if (dg.matches == known_variant("positions-offset") && dg.found.size() == 1 && named("offset")) return;
   std::vector<double> given(positions.size());
   for (std::size_t i = 0; i < given.size(); ++i) given[i] = positions[i][0];
   for (const double p : given) {
@@ -435,11 +437,11 @@ void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long s
   std::vector<AxisPosition> read = positions;
   for (std::size_t i = 0; i < read.size(); ++i) read[i].value[0] = (*dump)[i];
   Variant expected;
-  expected.kind = VariantKind::Expected, expected.spec = report.expected;
+  expected.kind = known_variant("expected"), expected.spec = report.expected;
   const DumpComparison c = source.compare(start, read, {expected}).front();
   if (!c.passed()) return;
-  report.variants.emplace_back(VariantKind::PositionsOffset, c);
-  dg.matches = VariantKind::PositionsOffset;
+  report.variants.emplace_back(known_variant("positions-offset"), c);
+  dg.matches = known_variant("positions-offset");
   dg.found = std::move(found);
   dg.closest.reset();
   dg.closest_explained = 0;

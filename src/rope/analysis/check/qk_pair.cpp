@@ -264,9 +264,9 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
     }
   }
   if (!q_expected && !k_expected && q_crossed && k_crossed) {
-    r.matches = VariantKind::QkCrossed;
+    r.matches = known_variant("qk-crossed");
   } else if (q_expected && !k_expected && k_heads) {
-    r.matches = VariantKind::KWithQueryHeads;
+    r.matches = known_variant("k-with-query-heads");
   }
   return r;
 }

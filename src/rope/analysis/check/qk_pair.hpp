@@ -74,7 +74,7 @@ struct QkPairCheck {
   double got = 0, expected = 0;
   /// qk-crossed or k-with-query-heads, where the sample matches one (nullopt: none tried or none matched); run_check
   /// adds the one mistake both tensors' diagnoses name (rope-applied-twice).
-  std::optional<VariantKind> matches;
+  std::optional<VariantId> matches;
   bool passed() const { return !measured || max_ratio <= 1; }
 };
 

@@ -1,0 +1,39 @@
+// angles-fast-math: sin and cos of float32 angles by a fast unit without range reduction.
+// Issue 78 item 4: sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
+// __sinf/__cosf under --use_fast_math (imp PR #1325): the angle taken to revolutions by fl32(1/2π), which is
+// fast_math_shortfall() of itself short, so every angle falls short by that share of itself. Measured where the angles
+// are held to float64 (found "bias": the median over pairs of the phase error's slope against m·θ_i, less the pair's
+// own float32 rounding of θ_i).
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/angles_fast_math.
+#ifdef ROPE_VARIANT_DOCS
+// clang-format off
+ROPE_VARIANT_DOC("angles-fast-math",
+  R"md(`matches sin and cos of float32 angles by a fast unit without range reduction, as CUDA's __sinf/__cosf under nvcc's use_fast_math: every angle falls short by 4.03e-08 of itself (fl32(1/2π)'s shortfall is 4.03e-08), an error that grows with m·θ`)md",
+  R"md(with `--angles float64` alone: the float32 angle taken to revolutions by fl32(1/2π), 4.03·10⁻⁸ of itself short, then sin(2πx). Told from a plain float32 product (which errs as much, by rounding either way) by its pattern: per pair the slope of the phase error against m·θ_i (least squares over the 512 vectors of the largest positions, 2 heads) less θ_i's own float32 rounding, pairs measured within 5·10⁻⁹ kept (at least 8), their median `found.bias`; named where it lies within half of 4.03·10⁻⁸ of −4.03·10⁻⁸ (nearer the unit's shortfall than a product's 0), then confirmed under a float32 angle's tolerance widened by the shortfall, the angle's rounding in revolutions (ε_f32·m·θ) and the unit's own error (2⁻²⁰ in cos and in sin, above the CUDA C++ Programming Guide's 2⁻²¹·⁴¹ on [−π, π]). Under the default float32 angle model such a dump passes: its error is the size of the float32 product's own, within (C2). A float32 product held to float64 measures a bias near 0 (1.4·10⁻¹¹ by the same statistic in NumPy over all 272 positions of tests/reference/buggy_kernels.py's `angles_float32_product`, the fast path's −4.027·10⁻⁸) and is not named)md",
+  R"md(a kernel built with `--use_fast_math`, whose `sinf`/`cosf` become `__sinf`/`__cosf` (PTX `sin` of `.approx.f32`: the hardware's range reduction RRO, then its SIN, NVIDIA developer forums, "arithmetical functions various"; NVIDIA developer forums, "Improving the accuracy of the __sincosf function": an error "linear in the argument", removed by a correction of 4.07·10⁻⁸ of it); imp PR #1325: 10⁻² at position 131071 where its tests used positions up to 40. Reduce the angle first (in double, or modulo 2π before the intrinsic), or keep `sinf`/`cosf`)md")
+// clang-format on
+#else
+namespace rope::variants::angles_fast_math {
+
+// Issue 78 item 4 (check_diagnosis.cpp try_fast_math): measured where the angles are held to float64, from the
+// pattern of the phase error (a shortfall of the same share of every angle), then confirmed by a comparison under
+// a float32 angle's tolerance widened by the fast unit's errors (Variant::fast_math).
+VariantRow row() {
+  VariantRow r;
+  r.name = "angles-fast-math";
+  r.detection = VariantDetection::Measured;
+  r.parameters = "bias";
+  r.changes = [](E) { return msg("sin and cos of float32 angles by a fast unit without range reduction"); };
+  r.says = [](S c) {
+    return msg(
+        "matches sin and cos of float32 angles by a fast unit without range reduction, as CUDA's __sinf/__cosf "
+        "under nvcc's use_fast_math: every angle falls short by {0} of itself (fl32(1/2π)'s shortfall is {1}), an "
+        "error that grows with m·θ (reduce the angle first, or use sinf/cosf without fast math)",
+        fmt::format("{:.3g}", -found_value(c)), fmt::format("{:.3g}", -fast_math_shortfall()));
+  };
+  return r;
+}
+const Registered registered{row()};
+
+}  // namespace rope::variants::angles_fast_math
+#endif

@@ -1,0 +1,33 @@
+// channels-uninitialised: a channel range left uninitialised.
+// a channel range wrong in every vector, not 0, the others right
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
+#ifdef ROPE_VARIANT_DOCS
+// clang-format off
+ROPE_VARIANT_DOC("channels-uninitialised",
+  R"md(`the gradient is wrong on channels 8–15 (8 channels) of every vector, not 0, and right on the others`)md",
+  R"md(one channel range wrong, not 0, in every vector (a `--grad` check, `found.channel`, `found.channels`))md",
+  R"md(a kernel writing part of the head; [the modes](#modes-the-backward---grad-and-a-k-cache-shifted-in-place---shift) above)md")
+// clang-format on
+#else
+namespace rope::variants::channels_uninitialised {
+
+VariantRow row() {
+  VariantRow r;
+  r.name = "channels-uninitialised";
+  r.detection = VariantDetection::InMode;
+  r.parameters = "channel,channels";
+  r.changes = [](E) { return msg("a channel range left uninitialised"); };
+  r.says = [](S c) {
+    const int first = static_cast<int>(found_value(c, 0)), count = static_cast<int>(found_value(c, 1));
+    return msg(
+        "the gradient is wrong on channels {0}–{1} ({2} channels) of every vector, not 0, and right on "
+        "the others: that part of the head was left uninitialised or written by another part of the "
+        "kernel",
+        first, first + count - 1, count);
+  };
+  return r;
+}
+const Registered registered{row()};
+
+}  // namespace rope::variants::channels_uninitialised
+#endif

@@ -1,0 +1,45 @@
+// partial-rotary-pairing: the partial rotary part paired across the head.
+// partial rotary paired (i, i + d/2) instead of (i, i + r/2): found "partner"
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/partial_pairing.
+#ifdef ROPE_VARIANT_DOCS
+// clang-format off
+ROPE_VARIANT_DOC("partial-rotary-pairing",
+  R"md(`matches pair i rotated with channel i + 32 instead of i + 16`)md",
+  R"md(partial rotary with the pairs (i, i + d/2) instead of (i, i + r/2), the partner distance in `found.partner`)md",
+  R"md(`rotate_half` over the whole head where it belongs over the rotary part)md")
+// clang-format on
+#else
+namespace rope::variants::partial_rotary_pairing {
+
+/// Partial rotary paired (i, i + d/2): rotate_half over the head where it belongs over the rotary part.
+bool partial_pairing_applies(F f) {
+  const RopeExpectation& e = f.expected;
+  const int r = e.rotary_dim(), d = e.rope.head_dim;
+  return not_fope(f) && !e.rope.axes && e.rope.layout == Layout::Half && r < d && e.rope.rotary_offset == 0 &&
+         !e.rope.deinterleaved_output && !e.rope.axis_blocks && r / 2 + d / 2 <= d && r / 2 != d / 2;
+}
+
+VariantRow row() {
+  VariantRow r;
+  r.name = "partial-rotary-pairing";
+  r.detection = VariantDetection::Compared;
+  r.parameters = "partner";
+  r.changes = [](E) { return msg("the partial rotary part paired across the head"); };
+  r.says = [](S c) {
+    const int r = c.expected.rotary_dim(), d = c.expected.rope.head_dim;
+    return msg(
+        "matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired across "
+        "the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
+        d / 2, r / 2, d, r);
+  };
+  r.from_expectation = {partial_pairing_applies, [](F f, Out out) {
+                          Variant& x = put(out, f.expected);
+                          x.partner = f.expected.rope.head_dim / 2;
+                          x.found = {{"partner", f.expected.rope.head_dim / 2}};
+                        }};
+  return r;
+}
+const Registered registered{row()};
+
+}  // namespace rope::variants::partial_rotary_pairing
+#endif

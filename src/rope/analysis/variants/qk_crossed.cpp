@@ -1,0 +1,31 @@
+// qk-crossed: q and k crossed in a fused kernel.
+// Issue 78 item 2, found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one element of
+// each of q's rotated pairs computed from k's values and one of k's from q's.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: qk_pairs/crossed.
+#ifdef ROPE_VARIANT_DOCS
+// clang-format off
+ROPE_VARIANT_DOC("qk-crossed",
+  R"md(`matches q and k crossed: the second element of each of q's rotated pairs is k's pair rotated, the first of each of k's is q's`)md",
+  R"md(with `--k-before`/`--k-after`: out_q1 from k's pair, out_k0 from q's (q head h with k head h/(H_q/H_k)); named in both tensors' diagnoses)md",
+  R"md(a fused q/k kernel loading the other tensor's half (ColossalAI issue #6428, PR #6429: Triton `fused_rotary_emb`); [q and k together](#q-and-k-together---k-before---k-after))md")
+// clang-format on
+#else
+namespace rope::variants::qk_crossed {
+
+VariantRow row() {
+  VariantRow r;
+  r.name = "qk-crossed";
+  r.detection = VariantDetection::Paired;
+  r.parameters = "";
+  r.changes = [](E) { return msg("q and k crossed in a fused kernel"); };
+  r.says = [](S) {
+    return msg(
+        "matches q and k crossed: the second element of each of q's rotated pairs is k's pair rotated, the "
+        "first of each of k's is q's (a fused q/k kernel that loads the other tensor's half)");
+  };
+  return r;
+}
+const Registered registered{row()};
+
+}  // namespace rope::variants::qk_crossed
+#endif

@@ -1,0 +1,35 @@
+// scaling-ignored: plain RoPE without the scaling and its attention factor.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_scaling_ignored.
+#ifdef ROPE_VARIANT_DOCS
+// clang-format off
+ROPE_VARIANT_DOC("scaling-ignored",
+  R"md(`matches plain RoPE with base … and no attention factor: the scaling is not applied`)md",
+  R"md(unscaled frequencies)md",
+  R"md(`rope_scaling` ignored (Gemma-3's global factor 8: mlx-vlm PR #1709))md")
+// clang-format on
+#else
+namespace rope::variants::scaling_ignored {
+
+VariantRow row() {
+  VariantRow r;
+  r.name = "scaling-ignored";
+  r.detection = VariantDetection::Compared;
+  r.parameters = "";
+  r.changes = [](E) { return msg("plain RoPE without the scaling and its attention factor"); };
+  r.says = [](S c) {
+    return msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied",
+               base_of(c.expected));
+  };
+  r.from_expectation = {
+      [](F f) { return not_fope(f) && (f.expected.scaled() || f.expected.attention_factor() != 1.0); },
+      [](F f, Out out) {
+        RopeExpectation s = with_theta(f.expected, ladder_theta(f.expected.base(), f.expected.rotary_dim()));
+        s.rope.params.attention_factor = 1.0;
+        put(out, s);
+      }};
+  return r;
+}
+const Registered registered{row()};
+
+}  // namespace rope::variants::scaling_ignored
+#endif
