@@ -376,7 +376,7 @@ struct CheckReport {
   CheckDiagnosis diagnosis;
   bool only_position_zero = false;  ///< every position is 0: every layout agrees there
   std::vector<Message> notes;       ///< what else the dump says (a bf16 dump saved as float32)
-  /// Each test's own ratio (issue 78 item 7), beside comparison.max_ratio: the element test's (C1), and the pair-norm
+  /// Each test's own ratio beside comparison.max_ratio: the element test's (C1), and the pair-norm
   /// test's (N1) where it fails (a pair that passes (N1) by a margin is screened without its ratio, so a passing
   /// test's largest is not computed: then none) or was compared pair by pair; none for FoPE, which has no (N1).
   double element_ratio = 0;

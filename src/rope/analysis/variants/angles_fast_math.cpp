@@ -1,5 +1,5 @@
 // angles-fast-math: sin and cos of float32 angles by a fast unit without range reduction.
-// Issue 78 item 4: sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
+// Sin and cos of the float32 angle by a fast unit without range reduction of its own, as CUDA's
 // __sinf/__cosf under --use_fast_math (imp PR #1325): the angle taken to revolutions by fl32(1/2π), which is
 // fast_math_shortfall() of itself short, so every angle falls short by that share of itself. Measured where the angles
 // are held to float64 (found "bias": the median over pairs of the phase error's slope against m·θ_i, less the pair's
@@ -15,7 +15,7 @@ ROPE_VARIANT_DOC("angles-fast-math",
 #else
 namespace rope::variants::angles_fast_math {
 
-// Issue 78 item 4 (check_diagnosis.cpp try_fast_math): measured where the angles are held to float64, from the
+// Measured (check_diagnosis.cpp try_fast_math) where the angles are held to float64, from the
 // pattern of the phase error (a shortfall of the same share of every angle), then confirmed by a comparison under
 // a float32 angle's tolerance widened by the fast unit's errors (Variant::fast_math).
 VariantRow row() {

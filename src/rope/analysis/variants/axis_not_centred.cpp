@@ -1,5 +1,5 @@
 // axis-not-centred: rows and columns from 0, not centred.
-// Issue 79: rows and columns counted from 0 where the model centres them (Qwen-Image's scale_rope; found the centred
+// Rows and columns counted from 0 where the model centres them (Qwen-Image's scale_rope; found the centred
 // start of each, "h_start", "w_start").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_qwenimage_not_centred_f32.
 #ifdef ROPE_VARIANT_DOCS

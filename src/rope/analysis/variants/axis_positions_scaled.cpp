@@ -1,5 +1,5 @@
 // axis-positions-scaled: the time positions × 24/16 (Cosmos's fps modulation).
-// Issue 79: a diffusion transformer's time positions scaled by base_fps / fps = 24 / 16, Cosmos's fps modulation
+// A diffusion transformer's time positions scaled by base_fps / fps = 24 / 16, Cosmos's fps modulation
 // applied where the released Predict2 checkpoints disable it (diffusers #14768; found "scale").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_cosmos_fps16_bf16,
 // diffusers/mistake_cosmos_fps16_f32.

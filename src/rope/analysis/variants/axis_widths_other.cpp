@@ -1,7 +1,7 @@
 // axis-widths-other: a latent grid's cos/sin tables, built per axis with one set of widths, split among the axes with
 // another: a pair reads another axis's position, or its cos and its sin two axes' (`found.t`, `found.h`, `found.w`:
 // the channels used).
-// Issue 79: a latent grid's channels split among the axes with other widths than the tables were built with (diffusers
+// A latent grid's channels split among the axes with other widths than the tables were built with (diffusers
 // #12538: Wan's forward split d/3 per axis, __init__ 2⌊d/6⌋; found the widths used, "t", "h", "w").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_wan_split_12538_d64_f32.
 #ifdef ROPE_VARIANT_DOCS

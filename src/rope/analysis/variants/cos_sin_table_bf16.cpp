@@ -1,5 +1,5 @@
 // cos-sin-table-bf16: a cos/sin table rounded to bf16.
-// Issue 78 item 4: the cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies (SGLang PR
+// The cos/sin table computed from float32 angles, then rounded to bf16 before it multiplies (SGLang PR
 // #33117: MRotaryEmbedding's _match_cos_sin_cache_dtype casts the float32 cache to the query's bf16).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/cos_sin_table_bf16.
 #ifdef ROPE_VARIANT_DOCS

@@ -1,5 +1,5 @@
 // fope-kv-head-other: FoPE's other key-value heads.
-// Issue 78 item 2: FoPE with --kv-head H, the dump on another key-value head's coefficients (its heads sliced from
+// FoPE with --kv-head H, the dump on another key-value head's coefficients (its heads sliced from
 // another head than the one named; found "kv_head", the head whose matrix it matches).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: fope/vllm_kv2_k_as_head_0.
 #ifdef ROPE_VARIANT_DOCS

@@ -1,5 +1,5 @@
 // fope-sin-padded-one: FoPE's padded pairs with sin 1.
-// Issue 67 item 1: FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
+// FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
 // remote code): each padded pair is √2·R(π/4) where vLLM @ 151a2c744a lets it pass through (found "padded").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: fope/vllm_c215d1e_k, fope/vllm_c215d1e_q.
 #ifdef ROPE_VARIANT_DOCS

@@ -1,5 +1,5 @@
 // mrope-openpangu-order: mrope_section in openPangu-VL's greedy order.
-// Issue 67 item 3: the two interleaved M-RoPE orders of the same sections, found "pair" (the first pair where they
+// The two interleaved M-RoPE orders of the same sections, found "pair" (the first pair where they
 // part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: openpangu_mrope/pangu_16_24_24_as_default,
 // openpangu_mrope/pangu_24_20_20_as_default.

@@ -1,5 +1,5 @@
 // qk-crossed: q and k crossed in a fused kernel.
-// Issue 78 item 2, found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one element of
+// Found with q and k together (qk_pair.hpp; ColossalAI PR #6429's fused_rotary_emb): one element of
 // each of q's rotated pairs computed from k's values and one of k's from q's.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: qk_pairs/crossed.
 #ifdef ROPE_VARIANT_DOCS

@@ -1,5 +1,5 @@
 // rope-applied-twice: RoPE applied twice.
-// Issue 78 item 2: RoPE applied twice, every pair turned by 2·m·θ_i and scaled by a² (TensorRT-LLM PR #16378: with
+// RoPE applied twice, every pair turned by 2·m·θ_i and scaled by a² (TensorRT-LLM PR #16378: with
 // rope_fusion off, YaRN missing from is_rope(), so q and k were rotated by the fused path and the model's own).
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: qk_pairs/applied_twice_yarn.
 #ifdef ROPE_VARIANT_DOCS

@@ -1,5 +1,5 @@
 // shift-map-offset: every new position off by a constant.
-// Issue 78 item 3: the mistakes of a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): every new
+// The mistakes of a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): every new
 // position off by a constant (the evicted count: VeloxQuant #137; found "offset"), the keys left at their old angle,
 // and each turned by old − new.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: shift_map/bf16_offset, shift_map/f32_offset.
@@ -13,7 +13,7 @@ ROPE_VARIANT_DOC("shift-map-offset",
 #else
 namespace rope::variants::shift_map_offset {
 
-// Issue 78 item 3: a K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)); check_mode.cpp's
+// A K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)); check_mode.cpp's
 // diagnose_shift_map names them from the forward rows a per-key δ makes them (the positions offset, no rotation,
 // the rotation reversed).
 VariantRow row() {

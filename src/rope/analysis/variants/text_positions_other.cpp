@@ -1,5 +1,5 @@
 // text-positions-other: the text tokens from position 0.
-// Issue 79: the text tokens of a joint sequence at positions from 0 where the model places them after the image's rows
+// The text tokens of a joint sequence at positions from 0 where the model places them after the image's rows
 // and columns (Qwen-Image: from max(H/2, W/2); found "text_start", "expected_start").
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_qwenimage_text_start_f32.
 #ifdef ROPE_VARIANT_DOCS

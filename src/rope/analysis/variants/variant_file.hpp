@@ -203,7 +203,7 @@ inline bool dump_shown(F f) { return f.dump != nullptr && not_fope(f); }
 inline bool multi_positions(F f) { return !f.dump->positions.empty() && f.dump->positions.front().multi(); }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 79: the diffusers mistakes of a latent grid (models/grid_rope.hpp), each against the port of its source
+// The diffusers mistakes of a latent grid (models/grid_rope.hpp), each against the port of its source
 // (tests/reference/diffusers_rope.py).
 
 inline bool grid_of(E e, const char* class_name) {

@@ -1,5 +1,5 @@
 // xdrope-hf-map: xdrope_section in HF's XD-RoPE map.
-// Issue 67 item 2: HunyuanVL's two XD-RoPE maps of the same xdrope_section (docs/multi-axis.md (A11)), found "pair"
+// HunyuanVL's two XD-RoPE maps of the same xdrope_section (docs/multi-axis.md (A11)), found "pair"
 // (the first pair one of whose channels reads another stream): HF's doubled sections where the model's code repeats the
 // list (Tencent's, mlx-vlm's), and the other way.
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: hunyuan_xdrope/hf_as_tencent.
