@@ -224,7 +224,9 @@ std::string joined(const std::vector<long>& values) {
 
 CheckRanksRequest ranks_request(const RankFileSettings& settings, const CheckRequest& check) {
   const DumpFiles& d = check.dumps;
-  const std::string files = option_name(settings.files.empty() ? "rank_files_before" : "rank_files");
+  const std::string files = option_name(!settings.files.empty()    ? "rank_files"
+                                        : !settings.before.empty() ? "rank_files_before"
+                                                                   : "rank_files_after");
   // One dump's settings, which a run of every rank's files would leave unread.
   for (const auto& [given, name] :
        {std::pair{!d.before.empty(), "before"}, std::pair{!d.after.empty(), "after"},
