@@ -58,8 +58,8 @@ TEST(MergeRankReports, BoundsTheValuesKept) {
   std::string dense = "[0";
   for (std::size_t i = 0; i < kMaxMergedValues; ++i) dense += ",0";
   dense += "]";
-  const std::string one = edited(report(0, true, "zigzag", "10000.0", 1), "\"failing\": 0",
-                                 "\"failing\": 0, \"notes\": " + dense);
+  const std::string one =
+      edited(report(0, true, "zigzag", "10000.0", 1), "\"failing\": 0", "\"failing\": 0, \"notes\": " + dense);
   ASSERT_LE(one.size(), kMaxRankReportBytes);
   try {
     merge_rank_report_texts({{"dense", one}});
