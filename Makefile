@@ -193,7 +193,7 @@ sanitize: sanitize-build
 # whole log when it fails.
 FUZZ_SECONDS ?= 150
 FUZZ_DIR = $(abspath $(SAN_BUILD))
-FUZZ_TARGETS := cli config gguf tensor weights
+FUZZ_TARGETS := cli config gguf ranks tensor weights
 fuzz: sanitize-build
 	$(MAKE) --no-print-directory -j $(JOBS) $(addprefix fuzz-target-,$(FUZZ_TARGETS))
 

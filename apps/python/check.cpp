@@ -233,6 +233,10 @@ ShiftMapDeltas shift_map_deltas(const py::object& shift_map, const py::object& p
   double largest = 0;
   for (py::ssize_t r = 0; r < n; ++r) {
     const double o = t.values[static_cast<std::size_t>(2 * r)], w = t.values[static_cast<std::size_t>(2 * r + 1)];
+    if (!std::isfinite(o) || !std::isfinite(w)) {  // a NaN is no position (not a move beyond the bound)
+      throw InvalidArgument(error_msg("{0}: row {1} is ({2}, {3}): old and new are finite positions", name, r,
+                                      format_number(o), format_number(w)));
+    }
     if (!(std::abs(w - o) <= kMaxDumpPosition)) {
       throw InvalidArgument(
           error_msg("{0}: row {1} moves a key by {2} − {3}, beyond 2^24", name, r, format_number(w), format_number(o)));

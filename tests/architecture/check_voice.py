@@ -16,6 +16,9 @@
                  A variant file's words in docs/check.md (src/rope/analysis/variants/, under #ifdef
                  ROPE_VARIANT_DOCS) are the docs', which only rope_docgen compiles: they may spell the flags.
   foreign_option none of LLAMA_CPP_OPTIONS is an option of rope's command line (then it would be rope's spelling).
+  run_lines      every `run_*` function of a command (apps/rope/cli/commands/*.cpp) is at most MAX_RUN_LINES lines,
+                 its signature to its closing brace: a command parses, calls the library once and emits; its rules
+                 are the library's.
 
 The parts not yet true are KNOWN: per file, the count of violations today. A file over its count, or a file not
 listed, fails; a file under its count fails too, asking to shrink the list, so that the list only shrinks.
@@ -28,6 +31,7 @@ import re
 import sys
 
 MAX_WEB_OBJECTS = 2
+MAX_RUN_LINES = 16
 
 # rule -> {path relative to the root: violations today}. Shrinks as commands move onto the report layer.
 KNOWN = {
@@ -37,6 +41,7 @@ KNOWN = {
     "python_json": {},
     "cli_spelling": {},
     "foreign_option": {},
+    "run_lines": {},
 }
 
 # llama.cpp's command-line options (common/arg.cpp), which rope inspect prints as llama.cpp spells them.
@@ -121,6 +126,22 @@ def foreign_options_defined(root):
     return found
 
 
+def long_runs(root):
+    """{file: the run_* functions over MAX_RUN_LINES lines} of apps/rope/cli/commands."""
+    found = {}
+    for path in files(root, "apps/rope/cli/commands", (".cpp",)):
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        n = 0
+        for i, line in enumerate(lines):
+            if re.match(r"^\S.*\brun_\w+\(", line) and line.rstrip().endswith("{"):
+                end = next((j for j in range(i + 1, len(lines)) if lines[j] == "}"), len(lines) - 1)
+                n += end - i + 1 > MAX_RUN_LINES
+        if n:
+            found[os.path.relpath(path, root)] = n
+    return found
+
+
 def measure(root):
     """rule -> {file: violations}."""
     return {
@@ -131,6 +152,7 @@ def measure(root):
         "cli_spelling": count(root, "src", (".cpp", ".hpp"),
                               lambda l: sum(len(rope_flags(s)) for s in strings_of(l))),
         "foreign_option": foreign_options_defined(root),
+        "run_lines": long_runs(root),
     }
 
 
@@ -174,15 +196,17 @@ def self_test():
         write("apps/python/rope/__init__.py", "import json\ns = json.dumps(data)\n")
         write("src/rope/core/n.cpp", 'throw InvalidArgument(error_msg("add --xpos to it"));\n')
         write("apps/rope/cli/o.cpp", 'app.add_option("--rope-freq-base", base, "the base");\n')
+        write("apps/rope/cli/commands/cmd_z.cpp", "int run_z(int a) {\n" + "  a += 1;\n" * 15 + "}\n")
         found = check(root, {})
         # A known exception passes at its count, fails over it and asks to shrink under it.
         known = {"prints": {"apps/rope/cli/commands/cmd_y.cpp": 1}, "format_switch":
                  {"apps/rope/cli/commands/cmd_y.cpp": 3}, "web_objects": {"web/rope_web.cpp": 3},
                  "python_json": {"apps/python/rope/__init__.py": 1}, "cli_spelling": {"src/rope/core/n.cpp": 1},
-                 "foreign_option": {"apps/rope/cli/o.cpp": 1}}
+                 "foreign_option": {"apps/rope/cli/o.cpp": 1}, "run_lines": {"apps/rope/cli/commands/cmd_z.cpp": 1}}
         listed = check(root, known)
     expected = ["cmd_y.cpp: prints: 1", "cmd_y.cpp: format_switch: 2", "rope_web.cpp: web_objects: 3",
-                "__init__.py: python_json: 1", "n.cpp: cli_spelling: 1", "o.cpp: foreign_option: 1"]
+                "__init__.py: python_json: 1", "n.cpp: cli_spelling: 1", "o.cpp: foreign_option: 1",
+                "cmd_z.cpp: run_lines: 1"]
     missed = [e for e in expected if not any(e in f for f in found)]
     shrink = ["fewer than the 3 known"]
     if clean or missed or len(found) != len(expected) or len(listed) != 1 or shrink[0] not in listed[0]:

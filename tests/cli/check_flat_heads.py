@@ -7,7 +7,8 @@ float32 (.npy). rope reads it by the config's head_dim (a Llama config.json of h
 [tokens, 4, 16]) and passes, saying so in a note; by --head-dim 16 without a config, the same; with neither it is one
 head of 64, which fails. A config whose head_dim is the whole inner dimension (64) decides the other way: the same
 file rotated over all 64 channels passes read whole (the config decides, never the shape). --head-dim that does not
-divide the last axis, or is odd, is refused (exit 2) naming the option and the value.
+divide the last axis, or is odd, is refused (exit 2) naming the option and the value. q [tokens, 64] and k [tokens,
+32] together (2 key-value heads) are each read by the config's head_dim before their geometries are compared.
 
 A 3-axis dump [batch, seq, heads·d] with --head-dim d is read [batch, seq, heads, d], as ONNX's RotaryEmbedding reads
 a 3-D input with num_heads (onnx/onnx onnx/reference/ops/op_rotary_embedding.py): gathered at position ids of
@@ -27,7 +28,7 @@ import numpy as np
 
 from rope_run import run, run_json
 
-TOKENS, HEADS, D, BASE = 6, 4, 16, 10000.0
+TOKENS, HEADS, KV_HEADS, D, BASE = 6, 4, 2, 16, 10000.0
 
 
 def rotate(q, pos, d):
@@ -59,12 +60,18 @@ def main():
     np.save(o("q_rope.npy"), rotate(q, pos, D).reshape(TOKENS, HEADS * D).astype(np.float32))
     whole = q.reshape(TOKENS, 1, HEADS * D)
     np.save(o("q_whole_rope.npy"), rotate(whole, pos, HEADS * D).reshape(TOKENS, HEADS * D).astype(np.float32))
+    k = rng.standard_normal((TOKENS, KV_HEADS, D))
+    np.save(o("k.npy"), k.reshape(TOKENS, KV_HEADS * D).astype(np.float32))
+    np.save(o("k_rope.npy"), rotate(k, pos, D).reshape(TOKENS, KV_HEADS * D).astype(np.float32))
     config(o("heads.json"), D, HEADS)
     config(o("whole.json"), HEADS * D, 1)
     common = ["check", "--before", o("q.npy"), "--positions", f"{pos[0]}:{pos[-1] + 1}", "--json"]
     cases = [  # (name, extra arguments, after, exit code, heads and d of the report, a note naming the view)
         ("config head_dim 16", ["--config", o("heads.json")], "q_rope.npy", 0, (HEADS, D), True),
         ("--head-dim 16", ["--head-dim", str(D), "--layout", "half"], "q_rope.npy", 0, (HEADS, D), False),
+        # q [6, 64] and k [6, 32] together: each read by the config's head_dim before their geometries are compared
+        ("q and k, config head_dim 16", ["--config", o("heads.json"), "--k-before", o("k.npy"), "--k-after",
+                                         o("k_rope.npy")], "q_rope.npy", 0, (HEADS, D), True),
         ("neither: one head of 64", ["--layout", "half"], "q_rope.npy", 1, (1, HEADS * D), False),
         ("config head_dim 64 (whole)", ["--config", o("whole.json")], "q_whole_rope.npy", 0, (1, HEADS * D), False),
         ("config head_dim 64, per-head dump", ["--config", o("whole.json")], "q_rope.npy", 1, (1, HEADS * D), False),

@@ -7,7 +7,10 @@ rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (
 (`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON (issue 80
 item 2). Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
 does not match; for --merge a rank's report missing, two of one rank, malformed JSON, reports of two layouts (exit 3: a
-report that cannot be read).
+report that cannot be read). Hostile inputs: ranks that numbered their own tokens from 0 beside the batch's starts
+(refused: a false PASS before), the cp size taken from the files, every option beside --rank-files and --merge read
+or refused naming it, a rank's refusal naming the rank and its file, and --rank-of patterns that crashed or hung a
+regular expression refused at once.
 
 Usage: check_rank_files.py --rope PATH --out DIR   (needs PyTorch: torch.save writes the dumps)
 """
@@ -28,6 +31,80 @@ CASES = [  # layout, planted, failing ranks, per rank: what the report must say
     ("round-robin", {0: "not-offset", 2: "other-rank:1"}, [0, 2],
      {0: ("found", "not_offset", 1.0), 2: ("matches_rank", 1)}),
 ]
+
+
+HOSTILE = ("self-numbered ranks", "the cp size from the files", "options beside --rank-files and --merge",
+           "a rank's refusal", "a hostile --rank-of")
+
+
+def one_line(code, out, err, want, words):
+    """'' where `rope` exited `want` with one line on stderr holding every one of `words` and nothing on stdout."""
+    if code == want and all(w in err for w in words) and len(err.strip().splitlines()) == 1 and not out:
+        return ""
+    return f"exit {code} (expected {want}), stderr {err[:300]!r}, stdout {out[:100]!r}"
+
+
+def hostile(a, common, z, zr):
+    """The inputs of a hostile tester: each a wrong verdict, a dropped option or a crash before."""
+    import torch
+    failures = []
+    # 4 ranks that each numbered their own tokens 0 … n − 1, each file self-consistent: at the files' own positions
+    # beside the batch's starts was a false PASS under a header naming the batch; the combination is refused, and
+    # the files' own positions alone say in the header that no batch was compared.
+    own = os.path.join(a.out, "self_numbered")
+    shutil.rmtree(own, ignore_errors=True)
+    os.makedirs(own)
+    cp_rank_dumps.write(own, "zigzag", CU, 4, {r: "not-offset" for r in range(4)})
+    for r in range(4):
+        path = os.path.join(own, f"rank{r}.pt")
+        t = torch.load(path)
+        t["positions"] = torch.arange(t["q"].shape[0], dtype=torch.int64)
+        torch.save(t, path)
+    files = ["--rank-files", os.path.join(own, "rank*.pt"), "--positions-tensor", "positions"]
+    for starts in (",".join(map(str, CU)), "0,1"):
+        problem = one_line(*run(a.rope, common[:common.index("--sequence-starts")] + ["--sequence-starts", starts,
+                                                                                      "--layout", "half"] + files +
+                                ["--cp-size", "4", "--cp-layout", "zigzag"]), 2,
+                           ["--positions-tensor checks each rank at its file's positions", "give one"])
+        if problem:
+            failures.append(f"self-numbered ranks, --sequence-starts {starts}: {problem}")
+    code, out, err = run(a.rope, ["check", "--before-tensor", "q", "--after-tensor", "q_rope", "--layout", "half"] +
+                         files)
+    if code != 0 or "compared with no packed batch" not in out or "sequence starts" in out:
+        failures.append(f"self-numbered ranks at their own positions: exit {code}: {out}{err}")
+    # The cp size is the files' number where --cp-size is not given: the same report.
+    zig = ["--rank-files", os.path.join(z, "rank*.pt"), "--cp-layout", "zigzag", "--json"]
+    with_size = run(a.rope, common + zig + ["--cp-size", "4"])
+    without = run(a.rope, common + zig)
+    if with_size[0] != 1 or without != with_size:
+        failures.append(f"the cp size from the files: exit {without[0]}, {without[2]}")
+    # Every option beside --rank-files and --merge read or refused in one line naming it (a missing file refused
+    # before it would be read, not ignored).
+    beside = [
+        (common + zig + ["--positions", "@/missing"], 2, ["leave out --positions"]),
+        (["check", "--merge", zr, "--config", "/missing"], 2, ["--merge reads the ranks' reports", "leave out --config"]),
+        (["check", "--merge", zr, "--cp-size", "8"], 2, ["leave out --cp-size"]),
+        (["check", "--merge", zr, "--positions", "@/missing"], 2, ["leave out --positions"]),
+        (common[:common.index("--sequence-starts")] + ["--sequence-starts", "@/missing", "--layout", "half"] + zig,
+         3, ["/missing"]),
+    ]
+    for args, want, words in beside:
+        problem = one_line(*run(a.rope, args), want, words)
+        if problem:
+            failures.append(f"options beside --rank-files and --merge, {' '.join(args[-2:])}: {problem}")
+    # A rank's refusal names the rank, its file and the option that gave its positions.
+    starts = common.index("--sequence-starts") + 1
+    wrong = common[:starts] + ["0,16,32,64"] + common[starts + 1:] + zig
+    problem = one_line(*run(a.rope, wrong), 2, ["rank 0 (", "rank0.pt", "--sequence-starts"])
+    if problem or "--positions" in run(a.rope, wrong)[2]:
+        failures.append(f"a rank's refusal: {problem or run(a.rope, wrong)[2]}")
+    # A pattern 20 000 groups deep crashed the regex compiler; one that backtracks ran for ever: both refused at once,
+    # echoed cut short.
+    for pattern in ("(" * 20000 + "a" + ")" * 20000, "(?:a|aa)+x?([0-9])y"):
+        code, out, err = run(a.rope, common + zig + ["--rank-of", pattern], timeout=20)
+        if code != 2 or len(err) > 400 or "--rank-of" not in err:
+            failures.append(f"a hostile --rank-of of {len(pattern)} bytes: exit {code}, stderr {err[:400]!r}")
+    return failures
 
 
 def main():
@@ -87,7 +164,7 @@ def main():
         ("a rank missing", os.path.join(z, "rank[0-2].pt"), "4", "no file of rank 3"),
         ("two files of one rank", os.path.join(dup, "*", "rank*.pt"), "4", "two files of rank 0"),
         ("a glob matching nothing", os.path.join(z, "nothing*.pt"), "4", "matches no file"),
-        ("cp size smaller", os.path.join(z, "rank*.pt"), "3", "beyond --cp-size 3"),
+        ("cp size smaller", os.path.join(z, "rank*.pt"), "2", "beyond --cp-size 2"),
     ]
     for name, glob, cp, words in bad:
         code, out, err = run(a.rope, common + ["--rank-files", glob, "--cp-size", cp, "--cp-layout", "zigzag"])
@@ -110,9 +187,10 @@ def main():
         code, out, err = run(a.rope, ["check", "--merge"] + paths)
         if code != want or words not in err or len(err.strip().splitlines()) != 1 or out:
             failures.append(f"--merge, {name}: exit {code}, stderr {err!r}")
+    failures += hostile(a, common, z, zr)
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(CASES) + len(bad) + len(merge_bad)} cases, {len(failures)} failures")
+    print(f"{len(CASES) + len(bad) + len(merge_bad) + len(HOSTILE)} cases, {len(failures)} failures")
     return 1 if failures else 0
 
 

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
@@ -171,6 +173,13 @@ TEST(CmdCheckQk, EveryLayersQAndKTogether) {
   EXPECT_THAT(text.out, HasSubstr("2 layers"));
   EXPECT_THAT(text.out, HasSubstr("1 pass, 1 fail"));
   EXPECT_THAT(text.out, HasSubstr("the worst layer, layers.1.q, in full:"));
+  // Each tensor's row in its own names, verdict and ratio: layer 1's q passes, its k fails; the JSON alike.
+  EXPECT_THAT(text.out, HasSubstr("  PASS  layers.1.q → layers.1.q_rope  max |Δ|/tolerance " +
+                                  fmt::format("{:.4g}", worst["max_ratio"].get<double>())));
+  EXPECT_THAT(text.out, HasSubstr("  FAIL  layers.1.k → layers.1.k_rope  max |Δ|/tolerance " +
+                                  fmt::format("{:.4g}", worst["k"]["max_ratio"].get<double>())));
+  EXPECT_EQ(worst["k_before_tensor"], "layers.1.k");
+  EXPECT_EQ(worst["all_passed"], false);
   // k's names without q's '*': one k for every layer is refused
   expect_one_line_error(check_layers("k", "k_rope"), 2,
                         "--k-before-tensor 'k' and --k-after-tensor 'k_rope': each layer's k is named by the runs of "
@@ -287,6 +296,12 @@ TEST(CmdCheckQk, BadInputsAreOneLine) {
   expect_one_line_error(
       rope_cli({"check", "--before", k, "--after", kr, "--k-before", q, "--k-after", qr, "--positions", kPositions}), 2,
       "k's 8 heads do not divide q's 2");
+  // k's refusals in k's names: k of another shape than its own after dump names --k-after and --k-before
+  const auto shapes = rope_cli({"check", "--before", q, "--after", qr, "--k-before", k, "--k-after",
+                                kQk + "k_short.npy", "--positions", kPositions});
+  EXPECT_EQ(shapes.code, 2) << shapes.err;
+  EXPECT_THAT(shapes.err, HasSubstr("--k-after '"));
+  EXPECT_THAT(shapes.err, ::testing::Not(HasSubstr("--after '")));
   expect_one_line_error(rope_cli({"check", "--before", q, "--after", qr, "--k-before", k, "--k-after", kr, "--grad",
                                   "--positions", kPositions}),
                         2, "--k-before checks q and k of the forward pass: leave out --grad");

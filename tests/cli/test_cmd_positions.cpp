@@ -624,3 +624,27 @@ TEST(PositionsRoundTripTable, EveryCaseOfTheGeneratorIsInTheTable) {
 
 }  // namespace
 }  // namespace rope
+
+namespace rope {
+namespace {
+
+// A diffusers transformer's positions: a figure is refused, not dropped without a word (exit 0 and no file
+// before); --json refused beyond kMaxGridJsonTokens (a value per number: 2^22 tokens ran out of 4 GiB), before a
+// value is made, naming --csv, which writes any number.
+TEST(CmdPositionsGrid, AFigureAndAnOversizedJsonAreRefused) {
+  const std::string png = (std::filesystem::temp_directory_path() / "rope_grid_positions.png").string();
+  std::filesystem::remove(png);
+  expect_one_line_error(
+      rope_cli({"positions", "--model", "wan2.1-t2v-1.3b", "--latent-shape", "1x4x4", "--png", png}), 2,
+      "--latent-shape prints a diffusers transformer's positions (text, --json, --csv): it draws no figure");
+  EXPECT_FALSE(std::filesystem::exists(png));
+  // Wan's 2 × 2 patch: 1026 × 1026 is 513 × 513 = 263 169 tokens, one more row than 2^18 allows
+  expect_one_line_error(
+      rope_cli({"positions", "--model", "wan2.1-t2v-1.3b", "--latent-shape", "1x1026x1026", "--json"}), 2,
+      "--json holds at most 262144 tokens' positions (a value per number): the latent gives 263169");
+  const Result at = rope_cli({"positions", "--model", "wan2.1-t2v-1.3b", "--latent-shape", "1x4x4", "--json"});
+  EXPECT_EQ(at.code, 0) << at.err;
+}
+
+}  // namespace
+}  // namespace rope

@@ -6,7 +6,9 @@
 // except LTX's fractions (1e-12: the product (f · (8/fps) · p_t / 20) is rounded once per factor on both sides).
 #include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rope/core/error.hpp"
@@ -119,6 +121,33 @@ TEST(GridRope, RefusesWhatThePipelineCannotBuild) {
   EXPECT_THROW(
       parse_model_config(R"({"_class_name": "FluxTransformer2DModel", "axes_dims_rope": [16, 56, 58]})", "x.json"),
       InvalidArgument);
+}
+
+// Every product checked against the limit before it is made: sides of 2^22 with Wan's patch multiply to 2^64
+// (0 after wrapping), text 2^63 − 1 wrapped the sum negative; both passed the limit and allocated without end.
+TEST(GridRope, ChecksEveryProductBeforeItCanOverflow) {
+  const ModelConfig wan = load_preset("wan2.1-t2v-1.3b"), flux = load_preset("flux.1-dev");
+  const auto refused = [](const GridRope& g, const GridRequest& r, const std::string& words) {
+    try {
+      grid_positions(g, r);
+      ADD_FAILURE() << "accepted: " << words;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  GridRequest sides;
+  sides.latent = {kMaxGridTokens, kMaxGridTokens, kMaxGridTokens};
+  refused(*wan.grid, sides, "the latent 4194304 × 2097152 × 2097152 (× 1 images) holds more tokens than the limit");
+  for (const long text : {std::numeric_limits<long>::max(), -1L}) {
+    GridRequest r;
+    r.latent = {1, 4, 4};
+    r.text = text;
+    refused(*flux.grid, r, "must be between 0 and 4194304 (got " + std::to_string(text) + ")");
+  }
+  GridRequest images;
+  images.latent = {1, 4, 4};
+  images.reference_images = -1;
+  refused(*flux.grid, images, "must be between 0 and 64 (got -1)");
 }
 
 }  // namespace

@@ -65,3 +65,19 @@ def test_dumps_pass_and_mistakes_fail(dumps):
 def test_grid_positions_refuses_another_model(tmp_path):
     with pytest.raises(ValueError, match="no diffusers transformer"):
         rope.grid_positions(rope.Spec("qwen2-vl-7b"), (1, 4, 4))
+
+
+def test_grid_positions_checks_every_product_and_argument():
+    """Each argument by its own name and rule, every product checked before it can overflow: Wan's sides of 2^22
+    multiplied to 2^64 (0 after wrapping), text 2^63 − 1 wrapped negative, and floats read by their whole part."""
+    wan, flux = rope.Spec("wan2.1-t2v-1.3b"), rope.Spec("flux.1-dev")
+    with pytest.raises(ValueError, match="holds more tokens than the limit of 4194304"):
+        rope.grid_positions(wan, (2**22, 2**22, 2**22))
+    for text in (2**63 - 1, -1):
+        with pytest.raises(ValueError, match=rf"text\S* must be between 0 and 4194304 \(got {text}\)"):
+            rope.grid_positions(flux, (1, 4, 4), text=text)
+    with pytest.raises(TypeError, match=r"latent_shape must be an integer \(got 1.9\)"):
+        rope.grid_positions(wan, (1.9, 4.7, 4.2))
+    with pytest.raises(TypeError, match=r"text must be an integer \(got 2.9\)"):
+        rope.grid_positions(flux, (1, 4, 4), text=2.9)
+

@@ -62,6 +62,16 @@ def _integer(value, name):
     return v
 
 
+def _text(value, name):
+    """A text argument (a choice such as ``angles=`` or ``axes=``): "" for None, TypeError naming ``name`` for
+    anything but a str (pybind11 would print its internal signature)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str (got {value!r})")
+    return value
+
+
 def _path(value, name):
     """A path argument as text (os.fspath), refused as open() refuses it when it holds a NUL: the C++ library would
     read the file named by the part before it."""
@@ -566,8 +576,9 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
         hka, ka, bits_ka = _held(k_after, "k_after", dtype)
         bits = bits or bits_ka
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
-                                     _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
-                                     _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
+                                     _dtype(dtype, bits), _text(angles, "angles"), _starts(sequence_starts),
+                                     _text(axes, "axes"), _positions(patches, "patches"), _delta(rope_delta),
+                                     _text(lang, "lang"), bool(grad),
                                      None if shift is None else float(shift), bool(strict_order),
                                      "" if coefficients is None else _path(coefficients, "coefficients"),
                                      _positions(shift_map, "shift_map"), hkb, kb, hka, ka,
@@ -831,9 +842,9 @@ def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None):
     ``(F, H, W)`` the transformer receives (the numbers of ``rope positions --latent-shape``, docs/multi-axis.md §8):
     ``text`` tokens where the model places text in the sequence, Flux.2's ``reference_images``, LTX's and Cosmos's
     ``fps``. Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
-    f, h, w = (int(v) for v in latent_shape)
-    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, int(text), int(reference_images),
-                                  None if fps is None else float(fps))
+    f, h, w = (_integer(v, "latent_shape") for v in latent_shape)
+    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, _integer(text, "text"),
+                                  _integer(reference_images, "reference_images"), None if fps is None else float(fps))
     return out
 
 

@@ -7,7 +7,7 @@ report as ``rope check --rank-files`` prints for the same tensors' dumps)."""
 
 import numpy as np
 
-from . import _rope, check as _check
+from . import _integer, _rope, check as _check
 
 __all__ = ["RanksReport", "check_ranks"]
 
@@ -107,26 +107,31 @@ def check_ranks(before, after, positions=None, spec=None, *, layout="zigzag", se
 
     rank = dist.get_rank(group)
     size = dist.get_world_size(group)
-    starts = [int(s) for s in sequence_starts]
+    # Whatever this rank's check raises (bad input, a wrong type, memory) is sent, not raised here: every rank reaches
+    # the collective, which otherwise waits out the group's timeout on the others.
     try:
+        starts = [_integer(s, "sequence_starts") for s in sequence_starts]
         mine = _rank_row(before, after, positions, spec, layout, starts, size, rank, options)
         error = None
-    except (ValueError, OSError) as e:
+    except Exception as e:  # noqa: BLE001 (sent to rank 0 and raised on this rank after the collective)
         mine, error = None, e
-    sent = {"rank": rank, "report": mine, "error": None if error is None else str(error)}
+    sent = {"rank": rank, "report": mine,
+            "error": None if error is None else (str(error) if isinstance(error, ValueError)
+                                                 else f"{type(error).__name__}: {error}")}
     if all_ranks:
         gathered = [None] * size
         dist.all_gather_object(gathered, sent, group=group)
     else:
         gathered = [None] * size if rank == 0 else None
         dist.gather_object(sent, gathered, dst=_global_rank(dist, group, 0), group=group)
+    if gathered is not None:
+        for g in gathered:
+            if g["error"] is not None:
+                raise ValueError(f"rank {g['rank']}: {g['error']}") from error
     if error is not None:
-        raise error
+        raise ValueError(f"rank {rank}: {sent['error']}") from error
     if gathered is None:
         return None
-    for g in gathered:
-        if g["error"] is not None:
-            raise ValueError(f"rank {g['rank']}: {g['error']}")
     return RanksReport(_rope.merge_rank_reports([(f"rank {g['rank']}", g["report"]) for g in gathered]))
 
 

@@ -145,13 +145,29 @@ long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& gri
     throw InvalidArgument(error_msg("{0}: {1} is an image model: F must be 1 (got {2})", option_name("latent_shape"),
                                     display_name(g.model), r.latent[0]));
   }
-  const long latent = grid[0] * grid[1] * grid[2];
-  const long total = latent * (1 + r.reference_images) + r.text;
-  if (r.text < 0 || r.reference_images < 0 || r.reference_images > 64 || total > kMaxGridTokens) {
+  if (r.text < 0 || r.text > kMaxGridTokens) {
     throw InvalidArgument(
-        error_msg("{0} tokens (latent, text and reference images) exceed the limit of {1}", total, kMaxGridTokens));
+        error_msg("{0} must be between 0 and {1} (got {2})", option_name("text"), kMaxGridTokens, r.text));
   }
-  return total;
+  if (r.reference_images < 0 || r.reference_images > 64) {
+    throw InvalidArgument(
+        error_msg("{0} must be between 0 and {1} (got {2})", option_name("reference_images"), 64, r.reference_images));
+  }
+  // Every product checked against the limit before it is made (sides of 2^22 multiply past 2^63).
+  long total = 1;
+  for (const long n : {grid[0], grid[1], grid[2], 1 + r.reference_images}) {
+    if (n > kMaxGridTokens / total) {
+      throw InvalidArgument(
+          error_msg("the latent {0} × {1} × {2} (× {3} images) holds more tokens than the limit of {4}", grid[0],
+                    grid[1], grid[2], 1 + r.reference_images, kMaxGridTokens));
+    }
+    total *= n;
+  }
+  if (total + r.text > kMaxGridTokens) {
+    throw InvalidArgument(error_msg("{0} tokens (latent, text and reference images) exceed the limit of {1}",
+                                    total + r.text, kMaxGridTokens));
+  }
+  return total + r.text;
 }
 
 }  // namespace

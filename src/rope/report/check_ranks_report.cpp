@@ -10,11 +10,12 @@
 #include <limits>
 #include <system_error>
 
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
-#include "rope/io/utf8.hpp"
 #include "rope/io/json_reader.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
@@ -37,8 +38,11 @@ bool RankRow::passed() const {
   return p != nullptr && p->kind() == Value::Kind::Bool && p->boolean();
 }
 
-double RankRow::max_ratio() const {
-  const Value* m = check.find("max_ratio");
+namespace {
+
+/// A number of a row (NaN where missing, null or not a number).
+double number_of(const Value& check, const char* key) {
+  const Value* m = check.find(key);
   if (m == nullptr) return std::numeric_limits<double>::quiet_NaN();
   switch (m->kind()) {
     case Value::Kind::Double:
@@ -50,6 +54,18 @@ double RankRow::max_ratio() const {
     default:
       return std::numeric_limits<double>::quiet_NaN();
   }
+}
+
+}  // namespace
+
+double RankRow::max_ratio() const { return number_of(check, "max_ratio"); }
+
+std::optional<bool> verdict_from_numbers(const Value& check) {
+  const double failing = number_of(check, "failing"), max_ratio = number_of(check, "max_ratio");
+  if (!(failing >= 0) || failing != std::floor(failing)) return std::nullopt;
+  const Value* equivalent = check.find("equivalent");
+  if (equivalent != nullptr && equivalent->kind() == Value::Kind::String) return true;
+  return failing == 0 && !(max_ratio > 1);
 }
 
 bool CheckRanksReport::passed() const {
@@ -68,7 +84,11 @@ CheckRanksReport ranks_report(const CheckRanksRun& run) {
   CheckRanksReport out;
   out.cp_size = run.batch.cp_size;
   out.layout = to_string(run.batch.layout);
-  out.sequence_starts = run.batch.sequence_starts;
+  if (run.positions_from_files) {
+    out.positions_tensor = run.positions_tensor;
+  } else {
+    out.sequence_starts = run.batch.sequence_starts;
+  }
   for (const CheckedRank& r : run.ranks) {
     RankRow row;
     row.rank = r.rank;
@@ -118,6 +138,18 @@ Value to_value(const json& j) {
     default:
       return Value();
   }
+}
+
+/// The values `j` holds (itself, and every element and member within), counted up to `budget` + 1.
+std::size_t values_in(const json& j, std::size_t budget) {
+  std::size_t n = 1;
+  if (j.is_array() || j.is_object()) {
+    for (const json& x : j) {
+      if (n > budget) break;
+      n += values_in(x, budget - n);
+    }
+  }
+  return n;
 }
 
 [[noreturn]] void not_a_rank_report(const std::string& path, const std::string& what) {
@@ -176,53 +208,30 @@ std::vector<std::string> report_paths(const std::vector<std::string>& given) {
 
 }  // namespace
 
-CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given) {
-  const std::vector<std::string> paths = report_paths(paths_given);
-  // Every size before any report is read: the reports are held together while merging.
-  std::uintmax_t total = 0;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(p, ec);
-    if (ec) continue;  // read_text_file names what is wrong with it
-    if (size > kMaxRankReportBytes) {
-      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
-                                      escape_controls(p, kQuotedBytes), kMaxRankReportBytes));
-    }
-    total += size;
-    if (total > kMaxMergedReportBytes) {
-      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
-                                      option_name("merge"), kMaxMergedReportBytes));
-    }
-  }
-  std::vector<RankReportText> reports;
-  for (const std::string& path : paths)
-    reports.push_back({path, read_text_file(path, option_name("merge"), kMaxRankReportBytes)});
-  return merge_rank_report_texts(reports);
-}
+namespace {
 
-CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& reports) {
-  if (reports.empty()) throw InvalidArgument(error_msg("no report to merge"));
-  if (reports.size() > kMaxMergedReports) {
-    throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
-  }
-  std::size_t total = 0;
-  for (const RankReportText& r : reports) {
-    if (r.text.size() > kMaxRankReportBytes) {
-      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
-                                      escape_controls(r.name, kQuotedBytes), kMaxRankReportBytes));
-    }
-    total += r.text.size();
-    if (total > kMaxMergedReportBytes) {
-      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
-                                      option_name("merge"), kMaxMergedReportBytes));
-    }
-  }
+/// The merge of reports, one at a time: each report's text parsed, its rows kept as values, the text and its parse
+/// dropped before the next is read (memory: the rows, and one report's parse).
+struct Merging {
   CheckRanksReport out;
   std::vector<std::string> rank_path;   // the report each rank's row came from
-  std::string first_path, first_check;  // the first row's mode and expectation, as JSON text
-  for (const RankReportText& report : reports) {
-    const std::string& path = report.name;
-    const json j = detail::parse_json(report.text, escape_controls(path, kQuotedBytes), kMaxRankReportBytes);
+  std::string first_path, first_check;  // the first report's name; the first row's mode and expectation, as JSON
+  std::size_t count = 0, total = 0, values = 0;
+
+  void add(const std::string& path, const std::string& text) {
+    if (++count > kMaxMergedReports) {
+      throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
+    }
+    if (text.size() > kMaxRankReportBytes) {
+      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
+                                      escape_controls(path, kQuotedBytes), kMaxRankReportBytes));
+    }
+    total += text.size();
+    if (total > kMaxMergedReportBytes) {
+      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
+                                      option_name("merge"), kMaxMergedReportBytes));
+    }
+    const json j = detail::parse_json(text, escape_controls(path, kQuotedBytes), kMaxRankReportBytes);
     if (!j.is_object()) not_a_rank_report(path, "not an object");
     const json& rows = field(j, "ranks", path);
     const json& starts = field(j, "sequence_starts", path);
@@ -231,16 +240,40 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
       not_a_rank_report(path, "'ranks', 'sequence_starts' or 'cp_layout' of another type");
     const long cp = whole(field(j, "cp_size", path), path, "cp_size");
     if (cp < 1 || cp > kMaxRankFiles) not_a_rank_report(path, "'cp_size' out of range");
+    if (starts.size() > static_cast<std::size_t>(kMaxCpTokens) + 1)
+      not_a_rank_report(path, "more sequence starts than tokens");
     std::vector<long> batch_starts;
     for (const json& s : starts) batch_starts.push_back(whole(s, path, "sequence_starts"));
+    std::string tensor;
+    if (const auto t = j.find("positions_tensor"); t != j.end() && !t->is_null()) {
+      if (!t->is_string() || t->get<std::string>().empty()) not_a_rank_report(path, "'positions_tensor' is not a name");
+      tensor = t->get<std::string>();
+    }
+    // The batch as --rank-files validates it: a layout it names, starts it splits (or none beside a positions tensor).
+    const std::optional<CpLayout> parsed = parse_cp_layout(layout.get<std::string>());
+    if (!parsed)
+      not_a_rank_report(path, fmt::format("the layout '{}' is not zigzag, round-robin or contiguous",
+                                          escape_controls(layout.get<std::string>(), kQuotedBytes)));
+    if (tensor.empty()) {
+      try {
+        check_cp_batch({batch_starts, cp, 0, *parsed});
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(error_msg("{0}: {1}", escape_controls(path, kQuotedBytes),
+                                        e.message() != nullptr ? *e.message() : Message::same(e.what())));
+      }
+    } else if (!batch_starts.empty()) {
+      not_a_rank_report(path, "sequence starts beside a positions tensor");
+    }
     if (first_path.empty()) {
       first_path = path;
       out.cp_size = cp;
       out.layout = layout.get<std::string>();
       out.sequence_starts = batch_starts;
+      out.positions_tensor = tensor;
       rank_path.assign(static_cast<std::size_t>(cp), "");
       out.ranks.resize(static_cast<std::size_t>(cp));
-    } else if (cp != out.cp_size || layout.get<std::string>() != out.layout || batch_starts != out.sequence_starts) {
+    } else if (cp != out.cp_size || layout.get<std::string>() != out.layout || batch_starts != out.sequence_starts ||
+               tensor != out.positions_tensor) {
       throw InvalidArgument(
           error_msg("'{0}' is a report of another batch than '{1}' (its cp size, layout or sequence "
                     "starts differ): merge the reports of one run",
@@ -292,17 +325,74 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
         if (const auto msg = d->find("message"); msg != d->end() && msg->is_string())
           row.diagnosis = Message::same(msg->get<std::string>());
       }
+      // The rows are kept as values until the merged report is printed: their number bounds the memory.
+      values += values_in(check, kMaxMergedValues - std::min(values, kMaxMergedValues));
+      if (values > kMaxMergedValues) {
+        throw InvalidArgument(
+            error_msg("{0}: the reports' rows hold more than {1} values in all (at rank {2} of '{3}')",
+                      option_name("merge"), kMaxMergedValues, row.rank, escape_controls(path, kQuotedBytes)));
+      }
       row.check = to_value(check);
+      // The verdict the row's numbers give, which its "passed" must be (a report edited, or of another check).
+      const std::optional<bool> verdict = verdict_from_numbers(row.check);
+      if (!verdict)
+        not_a_rank_report(path, fmt::format("rank {} without whole 'failing' or numeric 'max_ratio'", row.rank));
+      if (*verdict != row.passed()) {
+        const std::string name = escape_controls(path, kQuotedBytes), ratio = fmt::format("{:.4g}", row.max_ratio());
+        const double failing = number_of(row.check, "failing");
+        throw InvalidArgument(row.passed()
+                                  ? error_msg("{0}: rank {1} says it passed beside numbers that fail ({2} failing, max "
+                                              "|Δ|/tolerance {3}): not a report rope check wrote",
+                                              name, row.rank, failing, ratio)
+                                  : error_msg("{0}: rank {1} says it failed beside numbers that pass ({2} failing, max "
+                                              "|Δ|/tolerance {3}): not a report rope check wrote",
+                                              name, row.rank, failing, ratio));
+      }
       out.ranks[k] = std::move(row);
     }
   }
-  for (long r = 0; r < out.cp_size; ++r) {
-    if (rank_path[static_cast<std::size_t>(r)].empty()) {
-      throw InvalidArgument(error_msg("{0} has no report of rank {1} (cp size {2}: ranks 0 … {3})",
-                                      option_name("merge"), r, out.cp_size, out.cp_size - 1));
+
+  CheckRanksReport finish() {
+    if (count == 0) throw InvalidArgument(error_msg("no report to merge"));
+    for (long r = 0; r < out.cp_size; ++r) {
+      if (rank_path[static_cast<std::size_t>(r)].empty()) {
+        throw InvalidArgument(error_msg("{0} has no report of rank {1} (cp size {2}: ranks 0 … {3})",
+                                        option_name("merge"), r, out.cp_size, out.cp_size - 1));
+      }
+    }
+    return std::move(out);
+  }
+};
+
+}  // namespace
+
+CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given) {
+  const std::vector<std::string> paths = report_paths(paths_given);
+  // Every size before any report is read.
+  std::uintmax_t total = 0;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(p, ec);
+    if (ec) continue;  // read_text_file names what is wrong with it
+    if (size > kMaxRankReportBytes) {
+      throw InvalidArgument(error_msg("the report '{0}' is larger than the {1}-byte limit",
+                                      escape_controls(p, kQuotedBytes), kMaxRankReportBytes));
+    }
+    total += size;
+    if (total > kMaxMergedReportBytes) {
+      throw InvalidArgument(error_msg("{0}: the reports are larger than the {1}-byte limit in all",
+                                      option_name("merge"), kMaxMergedReportBytes));
     }
   }
-  return out;
+  Merging m;
+  for (const std::string& path : paths) m.add(path, read_text_file(path, option_name("merge"), kMaxRankReportBytes));
+  return m.finish();
+}
+
+CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& reports) {
+  Merging m;
+  for (const RankReportText& r : reports) m.add(r.name, r.text);
+  return m.finish();
 }
 
 Value check_ranks_value(const CheckRanksReport& run) {
@@ -312,6 +402,7 @@ Value check_ranks_value(const CheckRanksReport& run) {
   Value starts = Value::array();
   for (const long s : run.sequence_starts) starts.push_back(s);
   v["sequence_starts"] = std::move(starts);
+  v["positions_tensor"] = run.positions_tensor.empty() ? Value() : Value(run.positions_tensor);
   Value ranks = Value::array();
   for (const RankRow& r : run.ranks) {
     Value one = r.check;
@@ -334,8 +425,15 @@ Value check_ranks_value(const CheckRanksReport& run) {
 
 void print_check_ranks(std::ostream& out, const CheckRanksReport& run, const Text& t) {
   const std::vector<long> failing = run.failing_ranks();
-  out << t.tr("rope check: {0} ranks of a packed batch (sequence starts {1}, {2}, cp size {3})\n", run.ranks.size(),
-              starts_text(run.sequence_starts), run.layout, run.cp_size);
+  if (run.positions_tensor.empty()) {
+    out << t.tr("rope check: {0} ranks of a packed batch (sequence starts {1}, {2}, cp size {3})\n", run.ranks.size(),
+                starts_text(run.sequence_starts), run.layout, run.cp_size);
+  } else {
+    out << t.tr(
+        "rope check: {0} ranks, each at its file's positions (tensor '{1}'), compared with no packed batch: a rank "
+        "whose positions are wrong in its file passes\n",
+        run.ranks.size(), run.positions_tensor);
+  }
   for (const RankRow& r : run.ranks) {
     const std::string verdict = r.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
     std::string line =

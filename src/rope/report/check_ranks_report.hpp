@@ -35,15 +35,21 @@ struct RankRow {
   double first_position = 0, last_position = 0;
   std::optional<long> matches_rank;
   std::string matches_layout;  ///< "" for none
-  bool passed() const;
-  double max_ratio() const;  ///< NaN where the JSON holds null
+  bool passed() const;         ///< the row's verdict (a merged row's was checked against its numbers on reading)
+  double max_ratio() const;    ///< NaN where the JSON holds null
 };
+
+/// A row's verdict from its numbers, as check_value writes them: it fails where values fail (`failing` > 0) or its
+/// largest |Δ|/tolerance exceeds 1, unless it passes as a harmless reordering (`equivalent`); nullopt where the
+/// numbers are missing or not numbers.
+std::optional<bool> verdict_from_numbers(const Value& check);
 
 /// Every rank's row of a run, rank order, and the batch it was split from.
 struct CheckRanksReport {
   long cp_size = 0;
   std::string layout;
-  std::vector<long> sequence_starts;
+  std::vector<long> sequence_starts;  ///< empty where each rank was checked at its file's positions
+  std::string positions_tensor;       ///< the files' positions tensor ("" : each rank at its positions of the batch)
   std::vector<RankRow> ranks;
   bool passed() const;
   std::vector<long> failing_ranks() const;
@@ -52,11 +58,13 @@ struct CheckRanksReport {
 /// The rows of a run checked here.
 CheckRanksReport ranks_report(const CheckRanksRun& run);
 
-/// Most reports merged (one per rank: kMaxRankFiles), the largest report read, and the most bytes of reports read in
-/// all (their JSON text is held while merging: every rank's report is in the merged one).
+/// Most reports merged (one per rank: kMaxRankFiles), the largest report read, the most bytes of reports read in
+/// all, and the most values their rows hold in all (numbers, texts, lists and objects: the rows are kept as values
+/// until the merged report is printed; each report's text and its parse are dropped before the next is read).
 inline constexpr std::size_t kMaxMergedReports = static_cast<std::size_t>(kMaxRankFiles);
-inline constexpr std::size_t kMaxRankReportBytes = 16u << 20;
-inline constexpr std::size_t kMaxMergedReportBytes = 256u << 20;
+inline constexpr std::size_t kMaxRankReportBytes = 4u << 20;
+inline constexpr std::size_t kMaxMergedReportBytes = 64u << 20;
+inline constexpr std::size_t kMaxMergedValues = std::size_t{1} << 20;
 
 /// The per-rank reports `paths` name (files, or directories whose *.json files are read), merged into the run's
 /// report: each a `rope check --rank-files … --json` report of one rank or more, its ranks named by its JSON's `rank`

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
@@ -40,6 +41,13 @@ const char* grid_kind(int kind) { return kind == 1 ? "text" : kind == 2 ? "refer
 /// A diffusers transformer's positions (grid_rope.hpp): axes, one list per token.
 Value grid_value(const PositionsRun& run) {
   const GridPositions& g = *run.grid;
+  // A value per number: refused above the bound before any is made (CSV writes a line per token).
+  if (g.tokens.size() > static_cast<std::size_t>(kMaxGridJsonTokens)) {
+    throw InvalidArgument(
+        error_msg("{0} holds at most {1} tokens' positions (a value per number): the latent gives "
+                  "{2}; {3} writes them all",
+                  option_name("json"), kMaxGridJsonTokens, g.tokens.size(), option_name("positions_csv")));
+  }
   Value v = Value::object();
   v["model"] = Value(run.request.model->spec.name);
   v["class_name"] = run.request.model->spec.model_type;
@@ -54,11 +62,11 @@ Value grid_value(const PositionsRun& run) {
   for (const GridToken& tok : g.tokens) {
     Value one = Value::array();
     for (std::size_t a = 0; a < g.axes.size(); ++a) one.push_back(tok.p[a]);
-    positions.push_back(one);
+    positions.push_back(std::move(one));
     kinds.push_back(std::string(grid_kind(tok.kind)));
   }
-  v["positions"] = positions;
-  v["kinds"] = kinds;
+  v["positions"] = std::move(positions);
+  v["kinds"] = std::move(kinds);
   return v;
 }
 

@@ -20,7 +20,12 @@ class Text;
 /// model (null without one), origin [English], rules {spatial_merge_size, tokens_per_second, second_per_grid,
 /// frame_text, bailing, pangu, xdrope}, tokens [{segment, kind, t, h, w}] ({segment, kind, p, w, h, t} under
 /// xdrope), prefill, rope_delta (null under xdrope).
+/// A diffusers transformer's positions (run.grid): model, class_name, axes, grid, positions (a list per token),
+/// kinds. @throws InvalidArgument for more than kMaxGridJsonTokens tokens (the CSV writes any number).
 Value positions_value(const PositionsRun& run);
+
+/// Most tokens of a diffusers transformer's positions as a value (`--json`): each number is a value of its own.
+inline constexpr long kMaxGridJsonTokens = 1L << 18;
 
 /// token,segment,kind,t,h,w (token,segment,kind,p,w,h,t under xdrope): every token.
 std::string positions_csv(const PositionsRun& run);

@@ -3,7 +3,9 @@
 rank's q of a packed batch (3 sequences, cu_seqlens 0, 8, 16, 32, zigzag) in-process, rank 2 planted with positions
 not offset per rank (tests/reference/cp_rank_dumps.py, from tests/reference/cp_positions.py's independent port of
 the split); rank 0 holds the merged report, which names rank 2 and its mistake, the others None; with all_ranks=True
-every rank holds it; rope.testing.assert_ranks raises on rank 0 with the report. The merged report's rows are the
+every rank holds it; rope.testing.assert_ranks raises on rank 0 with the report; a rank raising TypeError reaches
+rank 0 as ValueError naming it (no rank waits out the group's timeout), and a fraction among the sequence starts is
+refused. The merged report's rows are the
 rows `rope check --rank-files` gives for the same tensors' dumps, field for field (their file names aside).
 
 The processes are started with torch.multiprocessing (spawn) and init_process_group("gloo", file://): Debian 12's
@@ -51,6 +53,15 @@ def worker(rank, init, out):
         got["raised"] = None
     except AssertionError as e:
         got["raised"] = str(e)
+    # A rank whose check raises something other than ValueError (here rank 1's TypeError: lang=5, no str) still
+    # reaches the collective: rank 0 raises ValueError naming rank 1, rank 1 its own; a fraction among the sequence
+    # starts is refused on every rank, not read as its whole part.
+    for key, lang, starts in (("type_error", 5 if rank == 1 else "en", CU), ("fraction", "en", [0, 8.7, 16, 32])):
+        try:
+            rope.distributed.check_ranks(q, after, spec=spec, layout="zigzag", sequence_starts=starts, lang=lang)
+            got[key] = None
+        except ValueError as e:
+            got[key] = str(e)
     with open(os.path.join(out, f"rank{rank}.json"), "w") as f:
         json.dump(got, f)
     dist.destroy_process_group()
@@ -84,6 +95,11 @@ def main():
         failures.append(f"all_ranks=True: {[g['all_ranks_failing'] for g in got]}")
     if got[0]["raised"] is None or "rank 2" not in got[0]["raised"] or any(g["raised"] for g in got[1:]):
         failures.append(f"assert_ranks: {[g['raised'] for g in got]}")
+    errors = [g["type_error"] for g in got]
+    if (errors[2:] != [None, None] or any(e is None or "rank 1: TypeError" not in e for e in errors[:2])):
+        failures.append(f"a rank's TypeError: {errors}")
+    if any(g["fraction"] is None or "sequence_starts must be an integer (got 8.7)" not in g["fraction"] for g in got):
+        failures.append(f"a fraction among the sequence starts: {[g['fraction'] for g in got]}")
     # The same tensors dumped and checked by the command line: the same rows, their file names aside.
     d = os.path.join(a.out, "dumps")
     cp_rank_dumps.write(d, "zigzag", CU, SIZE, PLANTED)

@@ -1,7 +1,6 @@
 // rope check: is a dumped RoPE right? The dump against the reference of --model/--config/flags, under the
 // tolerance model (C1) of rope/analysis/check/check.hpp, with a diagnosis naming the known bug it matches.
 #include <CLI/CLI.hpp>
-#include <glob.h>
 
 #include <cmath>
 #include <memory>
@@ -46,81 +45,34 @@ static std::optional<KeyDumps> key_dumps(const CheckOptions& opt) {
   return k;
 }
 
-/// The options of every rank's files checked in one run (--rank-files).
+/// The options of every rank's files checked in one run (--rank-files), and --merge's reports.
 struct RankOptions {
-  std::string files, before, after, rank_of, cp_layout = "zigzag";
-  long cp_size = 0;
-  std::optional<long> cp_rank;     ///< one rank's report (for --merge)
+  RankFileSettings settings;
   std::vector<std::string> merge;  ///< --merge: the per-rank reports
 };
 
-/// The paths a glob names, sorted; none when it matches nothing.
-std::vector<std::string> glob_paths(const std::string& pattern) {
-  std::vector<std::string> out;
-  glob_t g{};
-  if (glob(pattern.c_str(), 0, nullptr, &g) == 0) {
-    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
-  }
-  globfree(&g);
-  return out;
-}
-
 int run_check_ranks(const CheckOptions& opt, const RankOptions& ranks, std::ostream& out) {
-  if (!opt.dumps.before.empty() || !opt.dumps.after.empty()) {
-    throw InvalidArgument(error_msg("--rank-files names each rank's files: leave out --before and --after"));
-  }
-  if (!opt.keys.before.empty() || !opt.keys.after.empty() || opt.shift_map) {
-    throw InvalidArgument(error_msg("--rank-files checks one tensor per rank: leave out {0}",
-                                    opt.shift_map ? "--shift-map" : "--k-before and --k-after"));
-  }
-  if (ranks.cp_size < 1 || ranks.cp_size > kMaxCpSize) {
-    throw InvalidArgument(error_msg("--rank-files needs --cp-size, 1 … {0}", kMaxCpSize));
-  }
-  CheckRanksRequest r;
-  r.check = {opt.dumps, check_settings(opt), nullptr};
-  r.check.dumps.sequence_starts.clear();
-  const auto layout = parse_cp_layout(ranks.cp_layout);
-  if (!layout) {
-    throw InvalidArgument(error_msg("--cp-layout must be zigzag, round-robin or contiguous (got '{0}')",
-                                    escape_controls(ranks.cp_layout, kQuotedBytes)));
-  }
-  r.batch.layout = *layout;
-  r.batch.cp_size = ranks.cp_size;
-  if (opt.dumps.sequence_starts.empty() && opt.dumps.positions_tensor.empty()) {
-    throw InvalidArgument(error_msg("--rank-files needs the packed batch's --sequence-starts (or --positions-tensor)"));
-  }
-  for (const double v : parse_list_argument(opt.dumps.sequence_starts, "--sequence-starts")) {
-    if (!(v >= 0 && v <= static_cast<double>(kMaxCpTokens) && v == std::floor(v))) {
-      throw InvalidArgument(error_msg("--sequence-starts: {0} is not a token index in [0, {1}]", v, kMaxCpTokens));
-    }
-    r.batch.sequence_starts.push_back(static_cast<long>(v));
-  }
-  const auto files = [&](const std::string& glob, const char* setting) {
-    return ranks.cp_rank ? file_of_rank(glob_paths(glob), *ranks.cp_rank, ranks.cp_size, ranks.rank_of, setting)
-                         : files_by_rank(glob_paths(glob), ranks.cp_size, ranks.rank_of, setting);
-  };
-  if (!ranks.files.empty()) {
-    r.files = files(ranks.files, "rank_files");
-  } else {
-    r.files = files(ranks.before, "rank_files_before");
-    r.after_files = files(ranks.after, "rank_files_after");
-  }
-  const CheckRanksRun run = rope::run_check_ranks(r);
+  const CheckRequest check{opt.dumps, check_settings(opt), nullptr, key_dumps(opt)};
+  const CheckRanksRun run = rope::run_check_ranks(ranks_request(ranks.settings, check));  // its rules: check_ranks.hpp
   emit_report(out, run, {opt.json, opt.lang, opt.digits});
   return run.passed() ? kOk : kVerifyFailed;
 }
 
 /// --merge: the per-rank reports of one run, one report (check_ranks_report.hpp merge_rank_reports).
 int run_merge_reports(const CheckOptions& opt, const RankOptions& ranks, std::ostream& out) {
-  if (!opt.dumps.before.empty() || !opt.dumps.after.empty() || !ranks.files.empty() || !ranks.before.empty() ||
-      !ranks.after.empty()) {
-    throw InvalidArgument(
-        error_msg("--merge reads the ranks' reports: leave out the dumps (--before, --after, "
-                  "--rank-files)"));
-  }
   const CheckRanksReport merged = merge_rank_reports(ranks.merge);
   emit_report(out, merged, {opt.json, opt.lang, opt.digits});
   return merged.passed() ? kOk : kVerifyFailed;
+}
+
+/// The options --merge reads beside its reports: how the report is printed. Any other given is refused, naming it.
+void refuse_beside_merge(const CLI::App& sub) {
+  for (const CLI::Option* o : sub.get_options()) {
+    const std::string name = o->get_name();
+    if (o->count() == 0 || name == "--merge" || name == "--json" || name == "--lang" || name == "--digits") continue;
+    throw InvalidArgument(
+        error_msg("{0} reads the ranks' reports, which hold the run's settings: leave out {1}", "--merge", name));
+  }
 }
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
@@ -146,29 +98,32 @@ Command add_check_command(CLI::App& app) {
   sub->get_option("--before")->required(false);
   sub->get_option("--after")->required(false);
   sub->add_option(
-         "--rank-files", ranks->files,
+         "--rank-files", ranks->settings.files,
          "every rank's file of a context-parallel run, a glob ('dump/rank*.pt'), each holding both tensors: "
          "one report, a row per rank (with --cp-size, --cp-layout and --sequence-starts, which then is the whole packed "
          "batch's cu_seqlens, not a rank's own starts)")
       ->type_name("GLOB");
-  sub->add_option("--rank-files-before", ranks->before,
+  sub->add_option("--rank-files-before", ranks->settings.before,
                   "every rank's file before RoPE, a glob (with --rank-files-after)")
       ->type_name("GLOB");
-  sub->add_option("--rank-files-after", ranks->after, "every rank's file after RoPE, a glob, paired by rank")
+  sub->add_option("--rank-files-after", ranks->settings.after, "every rank's file after RoPE, a glob, paired by rank")
       ->type_name("GLOB");
-  sub->add_option("--rank-of", ranks->rank_of,
-                  "a regular expression whose one group is a file's rank (default: the number after 'rank' in the "
-                  "path, else the only number in the file's name)")
-      ->type_name("REGEX");
-  add_long_option(*sub, "--cp-size", ranks->cp_size, "the ranks the packed batch is split over (with --rank-files)");
-  add_long_option(*sub, "--cp-rank", ranks->cp_rank, 0,
+  sub->add_option("--rank-of", ranks->settings.rank_of,
+                  "a file's rank read by a pattern: the text around its number, {N} where the rank's digits stand "
+                  "('q{N}.pt'; default: the number after 'rank' in the path, else the only number in the file's name)")
+      ->type_name("PATTERN");
+  add_long_option(*sub, "--cp-size", ranks->settings.cp_size, 0,
+                  "the ranks the packed batch is split over (with --rank-files; default: the files the glob matches)")
+      ->default_str("");
+  add_long_option(*sub, "--cp-rank", ranks->settings.cp_rank, 0,
                   "with --rank-files: check this rank's file alone, one rank's report (--json) for --merge");
   sub->add_option("--merge", ranks->merge,
                   "the ranks' reports of one run (each the --json of --rank-files … --cp-rank R), files or directories "
                   "of *.json: one report, as --rank-files prints it")
       ->type_name("REPORT")
       ->expected(1, -1);
-  sub->add_option("--cp-layout", ranks->cp_layout, "zigzag, round-robin or contiguous (with --rank-files)")
+  sub->add_option("--cp-layout", ranks->settings.cp_layout,
+                  "zigzag (the default), round-robin or contiguous (with --rank-files and --sequence-starts)")
       ->type_name("LAYOUT");
   add_base_option(*sub, opt->base);
   add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,
@@ -229,9 +184,12 @@ Command add_check_command(CLI::App& app) {
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt, ranks, sub](std::ostream& out) {
-            if (!ranks->merge.empty()) return run_merge_reports(*opt, *ranks, out);
-            if (!ranks->files.empty() || !ranks->before.empty() || !ranks->after.empty())
-              return run_check_ranks(*opt, *ranks, out);
+            if (!ranks->merge.empty()) {
+              refuse_beside_merge(*sub);
+              return run_merge_reports(*opt, *ranks, out);
+            }
+            const RankFileSettings& r = ranks->settings;
+            if (!r.files.empty() || !r.before.empty() || !r.after.empty()) return run_check_ranks(*opt, *ranks, out);
             for (const char* name :
                  {"--rank-of", "--cp-size", "--cp-layout", "--cp-rank"}) {  // the run's options, not one dump's
               if (sub->count(name) > 0) {

@@ -93,6 +93,12 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 PositionsRequest positions_request(const PositionsOptions& opt) {
   PositionsRequest r;
   if (!opt.latent_shape.empty()) {
+    if (opt.figure.wanted() || opt.figure.animated()) {  // a grid's positions have no figure: refused, not dropped
+      throw InvalidArgument(
+          error_msg("{0} prints a diffusers transformer's positions (text, {1}, {2}): it draws no "
+                    "figure, leave out the figure's options",
+                    "--latent-shape", "--json", "--csv"));
+    }
     GridRequest g;
     g.latent = parse_grid(opt.latent_shape, "--latent-shape");
     for (const std::string& n : opt.text) {  // the text tokens the model places in the same sequence

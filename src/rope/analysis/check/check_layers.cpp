@@ -107,7 +107,8 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
       one.keys->before_tensor = fill_tensor_pattern(key_patterns->first, pair_runs[i]);
       one.keys->after_tensor = fill_tensor_pattern(key_patterns->second, pair_runs[i]);
     }
-    out.layers.push_back({b, a, run_check(one)});
+    out.layers.push_back(
+        {b, a, run_check(one), one.keys ? one.keys->before_tensor : "", one.keys ? one.keys->after_tensor : ""});
   }
   // with k, a layer passes where q, k and the pair do (CheckRun::all_passed)
   std::stable_sort(out.layers.begin(), out.layers.end(), [](const CheckedLayer& x, const CheckedLayer& y) {

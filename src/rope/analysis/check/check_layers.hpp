@@ -22,6 +22,7 @@ inline constexpr int kMaxTensorPatternStars = 4;
 struct CheckedLayer {
   std::string before_tensor, after_tensor;
   CheckRun run;
+  std::string k_before_tensor, k_after_tensor;  ///< with k: its tensors of the layer
 };
 
 struct CheckLayersRun {

@@ -1,14 +1,19 @@
 // Each rank's file of a distributed run (check_ranks.hpp).
 #include "rope/analysis/check/check_ranks.hpp"
 
+#include <glob.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
-#include <regex>
+#include <string_view>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_directory.hpp"
+#include "rope/io/text_file.hpp"
+#include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
 
 namespace rope {
@@ -24,53 +29,118 @@ long parse_rank(const std::string& digits, const std::string& path) {
   return std::stol(digits);
 }
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// The length of the run of digits at `at` (0 where none).
+std::size_t digits_at(const std::string& text, std::size_t at) {
+  std::size_t n = 0;
+  while (at + n < text.size() && is_digit(text[at + n])) ++n;
+  return n;
+}
+
+/// A refused pattern as a message shows it: at most kRankPatternEcho bytes (cut before a UTF-8 continuation
+/// byte), then "…", control characters escaped.
+std::string echoed(const std::string& pattern) {
+  if (pattern.size() <= kRankPatternEcho) return escape_controls(pattern, kQuotedBytes);
+  std::size_t cut = kRankPatternEcho;
+  while (cut > 0 && (static_cast<unsigned char>(pattern[cut]) & 0xC0) == 0x80) --cut;
+  return escape_controls(pattern.substr(0, cut), kQuotedBytes) + "…";
+}
+
+constexpr std::string_view kRankMark = "{N}";
+
+/// The rank at `rank_of`'s `{N}` in `path` (rank_of_path).
+long rank_of_pattern(const std::string& path, const std::string& rank_of) {
+  check_rank_pattern(rank_of);
+  const std::size_t mark = rank_of.find(kRankMark);
+  const std::string before = rank_of.substr(0, mark), after = rank_of.substr(mark + kRankMark.size());
+  // Each place the text before {N} starts; its digits, longest first, then the text after them.
+  for (std::size_t at = 0; at + before.size() <= path.size(); ++at) {
+    if (path.compare(at, before.size(), before) != 0) continue;
+    const std::size_t first = at + before.size();
+    for (std::size_t n = digits_at(path, first); n > 0; --n) {
+      if (path.compare(first + n, after.size(), after) == 0 && first + n + after.size() <= path.size())
+        return parse_rank(path.substr(first, n), path);
+    }
+  }
+  throw InvalidArgument(error_msg("{0} '{1}' does not match the path '{2}'", option_name("rank_of"), echoed(rank_of),
+                                  escape_controls(path, kQuotedBytes)));
+}
+
 }  // namespace
 
-long rank_of_path(const std::string& path, const std::string& rank_of) {
-  if (!rank_of.empty()) {
-    std::regex re;
-    try {
-      re = std::regex(rank_of, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      throw InvalidArgument(error_msg("{0} '{1}' is not a regular expression", option_name("rank_of"),
-                                      escape_controls(rank_of, kQuotedBytes)));
-    }
-    if (re.mark_count() != 1) {
-      throw InvalidArgument(error_msg("{0} '{1}' has {2} groups: give one, around the rank's number",
-                                      option_name("rank_of"), escape_controls(rank_of, kQuotedBytes), re.mark_count()));
-    }
-    std::smatch m;
-    if (!std::regex_search(path, m, re)) {
-      throw InvalidArgument(error_msg("{0} '{1}' does not match the path '{2}'", option_name("rank_of"),
-                                      escape_controls(rank_of, kQuotedBytes), escape_controls(path, kQuotedBytes)));
-    }
-    return parse_rank(m[1].str(), path);
+void check_rank_pattern(const std::string& rank_of) {
+  if (rank_of.size() > kMaxRankPattern) {
+    throw InvalidArgument(error_msg("{0} '{1}' is {2} bytes, longer than the {3} allowed", option_name("rank_of"),
+                                    echoed(rank_of), rank_of.size(), kMaxRankPattern));
   }
-  // The number after "rank", any case, wherever it is in the path (a directory per rank, or the file's name).
-  static const std::regex after_rank("rank[_-]?([0-9]+)", std::regex::ECMAScript | std::regex::icase);
+  const std::size_t mark = rank_of.find(kRankMark);
+  if (mark == std::string::npos || rank_of.find(kRankMark, mark + 1) != std::string::npos) {
+    throw InvalidArgument(
+        error_msg("{0} '{1}' is not a pattern of one {{N}}: the text around the rank's number, {{N}} where its "
+                  "digits stand (e.g. 'q{{N}}.pt')",
+                  option_name("rank_of"), echoed(rank_of)));
+  }
+}
+
+long rank_of_path(const std::string& path, const std::string& rank_of) {
+  if (!rank_of.empty()) return rank_of_pattern(path, rank_of);
+  // The number after "rank" (any case, then an optional '_' or '-'), wherever it is in the path (a directory per
+  // rank, or the file's name).
   std::optional<long> named;
-  for (auto it = std::sregex_iterator(path.begin(), path.end(), after_rank); it != std::sregex_iterator(); ++it) {
-    const long r = parse_rank((*it)[1].str(), path);
+  for (std::size_t at = 0; at + 4 <= path.size();) {
+    bool rank = true;
+    for (std::size_t i = 0; i < 4; ++i)
+      rank = rank && std::tolower(static_cast<unsigned char>(path[at + i])) == "rank"[i];
+    if (!rank) {
+      ++at;
+      continue;
+    }
+    std::size_t first = at + 4;
+    if (first < path.size() && (path[first] == '_' || path[first] == '-') && digits_at(path, first + 1) > 0) ++first;
+    const std::size_t n = digits_at(path, first);
+    if (n == 0) {
+      ++at;
+      continue;
+    }
+    const long r = parse_rank(path.substr(first, n), path);
     if (named && *named != r) {
-      throw InvalidArgument(error_msg("{0} names ranks {1} and {2}: give {3} REGEX, its one group the rank",
+      throw InvalidArgument(error_msg("{0} names ranks {1} and {2}: give {3} PATTERN, its {{N}} the rank",
                                       escape_controls(path, kQuotedBytes), *named, r, option_name("rank_of")));
     }
     named = r;
+    at = first + n;
   }
   if (named) return *named;
   const std::size_t slash = path.find_last_of('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  static const std::regex number("[0-9]+");
   std::vector<std::string> numbers;
-  for (auto it = std::sregex_iterator(name.begin(), name.end(), number); it != std::sregex_iterator(); ++it)
-    numbers.push_back(it->str());
+  for (std::size_t at = 0; at < name.size();) {
+    const std::size_t n = digits_at(name, at);
+    if (n == 0) {
+      ++at;
+      continue;
+    }
+    numbers.push_back(name.substr(at, n));
+    at += n;
+  }
   if (numbers.size() != 1) {
     throw InvalidArgument(
         error_msg("the file name '{0}' holds {1} numbers and its path no \"rank\" followed by one: "
-                  "give {2} REGEX, its one group the rank",
+                  "give {2} PATTERN, its {{N}} the rank",
                   escape_controls(name, kQuotedBytes), numbers.size(), option_name("rank_of")));
   }
   return parse_rank(numbers.front(), path);
+}
+
+std::vector<std::string> glob_paths(const std::string& pattern) {
+  std::vector<std::string> out;
+  glob_t g{};
+  if (glob(pattern.c_str(), 0, nullptr, &g) == 0) {
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+  }
+  globfree(&g);
+  return out;
 }
 
 std::vector<std::string> files_by_rank(const std::vector<std::string>& paths, long cp_size, const std::string& rank_of,
@@ -154,6 +224,90 @@ std::string joined(const std::vector<long>& values) {
 
 }  // namespace
 
+CheckRanksRequest ranks_request(const RankFileSettings& settings, const CheckRequest& check) {
+  const DumpFiles& d = check.dumps;
+  const std::string files = option_name(!settings.files.empty()    ? "rank_files"
+                                        : !settings.before.empty() ? "rank_files_before"
+                                                                   : "rank_files_after");
+  // One dump's settings, which a run of every rank's files would leave unread.
+  for (const auto& [given, name] :
+       {std::pair{!d.before.empty(), "before"}, std::pair{!d.after.empty(), "after"},
+        std::pair{!d.positions.empty(), "positions"}, std::pair{!d.axis_positions.empty(), "axis_positions"},
+        std::pair{d.rope_delta.has_value(), "rope_delta"}, std::pair{check.keys.has_value(), "k_before"},
+        std::pair{!check.settings.shift_map.empty(), "shift_map"},
+        std::pair{check.settings.mode == CheckMode::Shift, "shift"}}) {
+    if (given) {
+      throw InvalidArgument(
+          error_msg("{0} checks one tensor per rank at the rank's positions: leave out {1}", files, option_name(name)));
+    }
+  }
+  if (settings.files.empty() ? settings.before.empty() || settings.after.empty()
+                             : !settings.before.empty() || !settings.after.empty()) {
+    throw InvalidArgument(error_msg("give {0}, or {1} and {2}", option_name("rank_files"),
+                                    option_name("rank_files_before"), option_name("rank_files_after")));
+  }
+  const bool from_files = !d.positions_tensor.empty();
+  // Each rank checked at its positions of the batch, or at its file's own: never both, since a file's own positions
+  // compared with nothing pass a rank that numbered its own tokens from 0.
+  if (from_files == !d.sequence_starts.empty()) {
+    const std::string tensor = option_name("positions_tensor"), starts = option_name("sequence_starts");
+    throw InvalidArgument(
+        from_files ? error_msg("{0} checks each rank at its file's positions, {1} at its positions of the packed "
+                               "batch: give one",
+                               tensor, starts)
+                   : error_msg("{0} needs the packed batch's {1} (or {2}: each rank at its file's positions)", files,
+                               starts, tensor));
+  }
+  if (from_files && !settings.cp_layout.empty()) {
+    throw InvalidArgument(error_msg("{0} splits the packed batch of {1}: with {2} each rank is at its file's positions",
+                                    option_name("cp_layout"), option_name("sequence_starts"),
+                                    option_name("positions_tensor")));
+  }
+  if (settings.cp_size && (*settings.cp_size < 1 || *settings.cp_size > kMaxCpSize)) {
+    throw InvalidArgument(
+        error_msg("{0} must be between 1 and {1} (got {2})", option_name("cp_size"), kMaxCpSize, *settings.cp_size));
+  }
+  if (settings.cp_rank && !settings.cp_size) {
+    throw InvalidArgument(error_msg("{0} needs {1}: one rank's files do not say how many ranks the run has",
+                                    option_name("cp_rank"), option_name("cp_size")));
+  }
+  if (!settings.rank_of.empty()) check_rank_pattern(settings.rank_of);
+  CheckRanksRequest r;
+  r.check = check;
+  r.check.dumps.sequence_starts.clear();
+  const std::string layout = settings.cp_layout.empty() ? "zigzag" : settings.cp_layout;
+  const std::optional<CpLayout> parsed = parse_cp_layout(layout);
+  if (!parsed) {
+    throw InvalidArgument(error_msg("{0} must be zigzag, round-robin or contiguous (got '{1}')",
+                                    option_name("cp_layout"), escape_controls(layout, kQuotedBytes)));
+  }
+  r.batch.layout = *parsed;
+  const std::string starts = option_name("sequence_starts");
+  if (!from_files) {
+    for (const double v : parse_list_argument(d.sequence_starts, starts)) {
+      if (!(v >= 0 && v <= static_cast<double>(kMaxCpTokens) && v == std::floor(v))) {
+        throw InvalidArgument(error_msg("{0}: {1} is not a token index in [0, {2}]", starts, v, kMaxCpTokens));
+      }
+      r.batch.sequence_starts.push_back(static_cast<long>(v));
+    }
+  }
+  const std::vector<std::string> first = glob_paths(settings.files.empty() ? settings.before : settings.files);
+  r.batch.cp_size = settings.cp_size.value_or(static_cast<long>(std::min<std::size_t>(first.size(), kMaxRankFiles)));
+  if (r.batch.cp_size < 1) throw InvalidArgument(error_msg("{0} matches no file", files));
+  if (!from_files) check_cp_batch(r.batch);  // the batch's rules before any file is read
+  const auto by_rank = [&](const std::vector<std::string>& paths, const char* setting) {
+    return settings.cp_rank ? file_of_rank(paths, *settings.cp_rank, r.batch.cp_size, settings.rank_of, setting)
+                            : files_by_rank(paths, r.batch.cp_size, settings.rank_of, setting);
+  };
+  if (!settings.files.empty()) {
+    r.files = by_rank(first, "rank_files");
+  } else {
+    r.files = by_rank(first, "rank_files_before");
+    r.after_files = by_rank(glob_paths(settings.after), "rank_files_after");
+  }
+  return r;
+}
+
 CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
   CheckRanksRun out;
   out.batch = request.batch;
@@ -164,6 +318,12 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
         error_msg("{0} {1}, but {2} files of ranks", option_name("cp_size"), cp, request.files.size()));
   }
   out.positions_from_files = !request.check.dumps.positions_tensor.empty();
+  out.positions_tensor = request.check.dumps.positions_tensor;
+  if (out.positions_from_files && !request.batch.sequence_starts.empty()) {  // ranks_request's rule, for every caller
+    throw InvalidArgument(
+        error_msg("{0} checks each rank at its file's positions, {1} at its positions of the packed batch: give one",
+                  option_name("positions_tensor"), option_name("sequence_starts")));
+  }
   // Every rank's positions of the batch, computed before any file is read (a batch the layout cannot split refused).
   std::vector<CpPositions> positions;
   if (!out.positions_from_files) {
@@ -193,6 +353,7 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
     one.dumps.after = request.after_files.empty() ? request.files[k] : request.after_files[k];
     one.dumps.before_directory = before_directory;
     one.dumps.after_directory = request.after_files.empty() ? before_directory : after_directory;
+    one.dumps.positions_setting = at != nullptr ? "sequence_starts" : "positions_tensor";
     if (at != nullptr) {
       one.dumps.positions = joined(at->positions);
       one.dumps.positions_tensor.clear();
@@ -200,7 +361,15 @@ CheckRanksRun run_check_ranks(const CheckRanksRequest& request) {
     } else {
       one.dumps.positions = "@" + request.files[k];
     }
-    return run_check(one);
+    try {
+      return run_check(one);
+    } catch (const InvalidArgument& e) {  // the rank and its file named before the rule its check broke
+      throw InvalidArgument(error_msg("rank {0} ('{1}'): {2}", rank, escape_controls(request.files[k], kQuotedBytes),
+                                      e.message() != nullptr ? *e.message() : Message::same(e.what())));
+    } catch (const IoError& e) {
+      throw IoError(error_msg("rank {0} ('{1}'): {2}", rank, escape_controls(request.files[k], kQuotedBytes),
+                              e.message() != nullptr ? *e.message() : Message::same(e.what())));
+    }
   };
   for (long r = 0; r < cp; ++r) {
     const auto k = static_cast<std::size_t>(r);

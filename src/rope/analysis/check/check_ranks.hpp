@@ -3,6 +3,7 @@
 /// its path, and the files put in rank order, one per rank of the run, before any of them is opened.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,13 +13,23 @@
 
 namespace rope {
 
-/// The rank a dump's path names: the one group of `rank_of` (a regular expression, ECMAScript, searched in the
-/// path) where given; else the number after "rank" in the path, in any case ("dump/rank3.pt", SGLang's
-/// "TP0_PP0_Rank2_pid7/Pass00000.pt"); else the only number in the file's name ("q.3.pt").
-/// @throws InvalidArgument naming the path and the rule: a regular expression that does not compile or has not one
-/// group, a path it does not match or whose group is no whole number, "rank" followed by different numbers, a name
+/// Longest rank pattern (`rank_of`), in bytes; a refused pattern is echoed cut to kRankPatternEcho bytes.
+inline constexpr std::size_t kMaxRankPattern = 256;
+inline constexpr std::size_t kRankPatternEcho = 64;
+
+/// The rank a dump's path names: where `rank_of` is given, the number at its one `{N}` (a pattern: literal text
+/// around `{N}`, which stands for the rank's digits, searched in the path: "q{N}.pt", "step10_q{N}"; the first
+/// place the text before `{N}`, one digit or more and the text after it follow each other); else the number after
+/// "rank" in the path, in any case, an optional '_' or '-' between ("dump/rank3.pt", SGLang's
+/// "TP0_PP0_Rank2_pid7/Pass00000.pt"); else the only number in the file's name ("q.3.pt"). Every rule is a scan of
+/// the path, linear in its length (no regular expression: nothing to backtrack or recurse on).
+/// @throws InvalidArgument naming the path and the rule: a pattern longer than kMaxRankPattern, of no `{N}` or of
+/// several, a path it does not match, a number of more than 18 digits, "rank" followed by different numbers, a name
 /// of no number or of several numbers (then asking for --rank-of).
 long rank_of_path(const std::string& path, const std::string& rank_of);
+
+/// The pattern `rank_of` refused by itself (before any path): longer than kMaxRankPattern, or not one `{N}`.
+void check_rank_pattern(const std::string& rank_of);
 
 /// Most ranks a run's files may hold (the context-parallel size's limit, kMaxCpSize).
 inline constexpr long kMaxRankFiles = 1L << 16;
@@ -62,10 +73,36 @@ struct CheckedRank {
 struct CheckRanksRun {
   CpPositionsRequest batch;
   bool positions_from_files = false;  ///< each rank's positions read from its file's tensor
+  std::string positions_tensor;       ///< that tensor's name ("" : each rank at its positions of the batch)
   std::vector<CheckedRank> ranks;     ///< rank order (the ranks checked: every rank, or one)
   bool passed() const;
   std::vector<long> failing_ranks() const;
 };
+
+/// Every rank's files checked in one run as a front end names them (`rope check --rank-files`, `--cp-rank`): globs,
+/// the rank pattern, the batch's text; the check's other settings in `check`.
+struct RankFileSettings {
+  std::string files;            ///< a glob of every rank's file holding both tensors
+  std::string before, after;    ///< else a glob of every rank's before file and one of its after files
+  std::string rank_of;          ///< the rank pattern (rank_of_path); "": the path's "rank" or only number
+  std::optional<long> cp_size;  ///< none: the number of files the glob matched
+  std::optional<long> cp_rank;  ///< one rank's report (file_of_rank): needs cp_size
+  std::string cp_layout;        ///< "zigzag" (""), "round-robin" or "contiguous"
+};
+
+/// The paths a glob names, sorted; none when it matches nothing.
+std::vector<std::string> glob_paths(const std::string& pattern);
+
+/// The request of `settings` beside the one check's `check` (its dumps' tensor names, the batch's sequence starts
+/// or the files' positions tensor, the expectation). The ranks' rules, each refused in one line naming the option:
+/// before/after, positions, axis positions, rope delta, k's dumps, a shift or a shift map (one dump's settings, not
+/// a run's); neither or both of the batch's sequence starts and a positions tensor (each rank is checked at its
+/// positions of the batch, or at its file's own, which nothing compares with a batch: a rank numbering its own tokens
+/// from 0 passes there); a cp layout beside a positions tensor; a cp size outside 1 … kMaxCpSize; a cp rank without a
+/// cp size; a layout not named; starts that are not token indices (cp_positions' rules, checked before any file is
+/// read); the globs as files_by_rank or file_of_rank. @throws InvalidArgument; IoError for a starts file that cannot
+/// be read.
+CheckRanksRequest ranks_request(const RankFileSettings& settings, const CheckRequest& check);
 
 /// Checks each rank's files in rank order. @throws InvalidArgument as cp_positions for the batch, as files_by_rank,
 /// as run_check for each rank (the rank's file named).

@@ -299,6 +299,16 @@ std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int 
 
 namespace {
 
+/// The config's head_dim by which a flat [tokens, heads·d] dump is read (vLLM's and SGLang's rotary inputs and
+/// outputs, query.view(num_tokens, -1, head_size)) where no head size is given and the config's head is a part of
+/// the dump's last axis; 0 where the dump is read as it is.
+int config_head_view(const DumpFiles& files, const CheckSettings& s, const LoadedDumps& dumps) {
+  if (files.head_dim != 0 || !s.source.any() || layers_without_rope(s.source, s.rope) || dumps.axes != DumpAxes::SeqD)
+    return 0;
+  const int h = resolve_for(s, dumps.after.d).spec.head_dim;
+  return h > 1 && h < dumps.after.d && dumps.after.d % h == 0 ? h : 0;
+}
+
 /// One check of the dumps as `request` reads them; `model` holds the run's one resolution (made by the first reading,
 /// kept for another one).
 /// A failing dump whose diagnosis is a harmless reordering of the output (equivalent_reordering, check_table.hpp)
@@ -524,6 +534,10 @@ CheckRun run_one(const CheckRequest& request) {
 LoadedDumps reopen(DumpFiles files, const CheckRun& run, const CheckSettings& s) {
   if (run.dumps.axes_assumed && files.axes.empty()) files.axes = std::string(to_string(run.dumps.axes));
   LoadedDumps d = open_dumps(files);
+  if (const int h = config_head_view(files, s, d); h > 0) {  // read as its check read it: by the config's head_dim
+    files.head_dim = h;
+    d = open_dumps(files);
+  }
   if (s.dtype) d.after.dtype = d.before.dtype = *s.dtype;
   if (s.dtype && d.stream) d.stream->set_dtype(*s.dtype);
   return d;
@@ -560,6 +574,7 @@ CheckRun run_check_qk(const CheckRequest& request) {
   kd.tensor.clear();
   kd.before_tensor = keys.before_tensor;
   kd.after_tensor = keys.after_tensor;
+  kd.before_setting = "k_before", kd.after_setting = "k_after";  // k's messages in k's names
   kd.before_directory.reset();
   kd.after_directory.reset();
   CheckRequest q_request = request;
@@ -570,7 +585,16 @@ CheckRun run_check_qk(const CheckRequest& request) {
     k_alone.sequence_starts.clear();
     k_alone.axis_positions.clear();
     k_alone.rope_delta.reset();
-    require_qk_geometry(open_dumps(q_request.dumps).after, open_dumps(k_alone).after);
+    // Each read as its check reads it: a flat dump by the config's head_dim (config_head_view).
+    const auto viewed = [&](DumpFiles f) {
+      LoadedDumps d = open_dumps(f);
+      if (const int h = config_head_view(f, s, d); h > 0) {
+        f.head_dim = h;
+        d = open_dumps(f);
+      }
+      return d.after;
+    };
+    require_qk_geometry(viewed(q_request.dumps), viewed(k_alone));
   }
   CheckRun q = run_one(q_request);
   CheckRun k = run_one(k_request);

@@ -168,7 +168,9 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.positions_setting = "axis_positions";
     l.positions_text = o.axis_positions;
   } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
-    const DumpPositions table = read_positions_file(*file, option_name("positions") + " file", o.positions_tensor);
+    const DumpPositions table =
+        read_positions_file(*file, option_name(o.positions_setting) + " file", o.positions_tensor);
+    input.positions_setting = o.positions_setting;
     for (const AxisPosition& p : table.values) {
       input.positions.push_back(p.value[0]);
       if (table.components > 1) input.axis_positions.push_back(p);
@@ -177,7 +179,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.row_length = table.seq;
     l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
   } else if (!o.positions.empty()) {
-    const std::string what = option_name("positions");
+    const std::string what = option_name(o.positions_setting);
+    input.positions_setting = o.positions_setting;
     input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, what)
                                                                  : typed_list(o.positions, what);
     l.positions_text = o.positions;
@@ -188,8 +191,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   if (o.rope_delta && !l.positions_text.empty())
     l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
   if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
-  input.before_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : "before"), before_name);
-  input.after_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : "after"), after_name);
+  input.before_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : o.before_setting), before_name);
+  input.after_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : o.after_setting), after_name);
   input.geometry_only =
       streamed;  // streamed: the shapes alone, the values read in blocks (analysis/check/dump_stream.hpp)
   DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);

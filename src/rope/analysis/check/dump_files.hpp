@@ -33,7 +33,12 @@ struct DumpFiles {
   std::string before_tensor;         ///< --before-tensor NAME: the before file's (over tensor)
   std::string after_tensor;          ///< --after-tensor NAME: the after file's (over tensor)
   std::string positions_tensor;      ///< --positions-tensor NAME: the positions file's
-  bool bf16_bits = false;            ///< --bf16-bits
+  /// The setting a message names for `positions`: "positions" as typed; a run that makes them names its own
+  /// ("sequence_starts": a rank's positions of the packed batch, "positions_tensor": its file's).
+  std::string positions_setting = "positions";
+  /// The settings a message names for `before` and `after` ("k_before" and "k_after" for k's dumps beside q's).
+  std::string before_setting = "before", after_setting = "after";
+  bool bf16_bits = false;  ///< --bf16-bits
   /// --head-dim N (rope check), or the config's head_dim: a flat [tokens, heads·N] dump read as [tokens, heads, N],
   /// as vLLM and SGLang view their rotary inputs (query.view(num_tokens, -1, head_size)); 0: the shape's own d.
   int head_dim = 0;

@@ -25,7 +25,7 @@ std::optional<CpLayout> parse_cp_layout(std::string_view name) {
   return std::nullopt;
 }
 
-CpPositions cp_positions(const CpPositionsRequest& request) {
+void check_cp_batch(const CpPositionsRequest& request) {
   const std::vector<long>& s = request.sequence_starts;
   const std::string starts = option_name("sequence_starts");
   if (s.size() < 2 || s.front() != 0) {
@@ -48,6 +48,22 @@ CpPositions cp_positions(const CpPositionsRequest& request) {
     throw InvalidArgument(
         error_msg("{0} must be between 0 and {1} − 1 = {2} (got {3})", option_name("cp_rank"), cp, cp - 1, rank));
   }
+  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+    const long length = s[i + 1] - s[i];
+    const long parts = request.layout == CpLayout::Zigzag ? 2 * cp : request.layout == CpLayout::Contiguous ? cp : 1;
+    if (length % parts != 0) {
+      throw InvalidArgument(error_msg(
+          "{0}: sequence {1} has {2} tokens, not divisible by {3} = {4}: the {5} layout splits every sequence evenly",
+          starts, static_cast<long>(i), length, request.layout == CpLayout::Zigzag ? "2 · cp" : "cp", parts,
+          to_string(request.layout)));
+    }
+  }
+}
+
+CpPositions cp_positions(const CpPositionsRequest& request) {
+  check_cp_batch(request);
+  const std::vector<long>& s = request.sequence_starts;
+  const long cp = request.cp_size, rank = request.cp_rank;
   CpPositions out;
   out.request = request;
   const auto take = [&](long seq, long first, long count) {  // tokens [first, first + count) of sequence seq
@@ -61,11 +77,6 @@ CpPositions cp_positions(const CpPositionsRequest& request) {
   for (std::size_t i = 0; i + 1 < s.size(); ++i) {
     const long start = s[i], length = s[i + 1] - s[i], seq = static_cast<long>(i);
     const long parts = request.layout == CpLayout::Zigzag ? 2 * cp : request.layout == CpLayout::Contiguous ? cp : 1;
-    if (length % parts != 0) {
-      throw InvalidArgument(error_msg(
-          "{0}: sequence {1} has {2} tokens, not divisible by {3} = {4}: the {5} layout splits every sequence evenly",
-          starts, seq, length, request.layout == CpLayout::Zigzag ? "2 · cp" : "cp", parts, to_string(request.layout)));
-    }
     if (request.layout == CpLayout::Zigzag) {
       const long chunk = length / parts;
       take(seq, start + rank * chunk, chunk);

@@ -55,4 +55,8 @@ struct CpPositions {
 /// cp size outside 1 … kMaxCpSize, a rank outside 0 … cp − 1, a sequence whose length the layout cannot split.
 CpPositions cp_positions(const CpPositionsRequest& request);
 
+/// cp_positions' rules alone, nothing allocated (a batch a merged report names, before its rows are read).
+/// @throws InvalidArgument as cp_positions.
+void check_cp_batch(const CpPositionsRequest& request);
+
 }  // namespace rope

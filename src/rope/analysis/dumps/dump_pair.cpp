@@ -45,7 +45,7 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   l.positions = in.positions;
   l.axis_positions = in.axis_positions;
   const long rows = in.rows;
-  const std::string positions_name = option_name("positions");
+  const std::string positions_name = option_name(in.positions_setting);
   if (in.axes) {
     l.axes = *in.axes;
   } else if (!l.positions.empty()) {
