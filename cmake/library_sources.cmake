@@ -118,9 +118,9 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_table.cpp
   rope/analysis/check/check_no_rope.cpp
   rope/analysis/check/check_mode.cpp
-  rope/analysis/check/check_kernel.cpp
-  rope/analysis/check/check_screen.cpp
-  rope/analysis/check/check_sample.cpp
+  rope/analysis/check/fast/check_kernel.cpp
+  rope/analysis/check/fast/check_screen.cpp
+  rope/analysis/check/fast/check_sample.cpp
   rope/analysis/check/check_ranks.cpp
   rope/analysis/check/position_offset.cpp
   rope/analysis/check/qk_pair.cpp
@@ -139,7 +139,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/dumps/dump_slices.cpp
   rope/analysis/dumps/dump_positions.cpp
   rope/analysis/spectrum/spectrum.cpp
-  rope/analysis/check/dump_stream.cpp
+  rope/analysis/check/fast/dump_stream.cpp
   rope/analysis/check/dump_diff.cpp
   rope/analysis/check/expectation.cpp
   rope/analysis/check/fope_coefficients.cpp

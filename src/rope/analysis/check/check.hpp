@@ -386,7 +386,7 @@ struct ComparePass {
 };
 
 /// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces
-/// (analysis/check/dump_stream.hpp). Every comparison runs the one kernel of analysis/check/check_kernel.hpp.
+/// (analysis/check/fast/dump_stream.hpp). Every comparison runs the one kernel of analysis/check/fast/check_kernel.hpp.
 class DumpSource {
  public:
   virtual ~DumpSource() = default;

@@ -1,7 +1,7 @@
 // The element-wise comparison of rope check (check_kernel.hpp): tolerance (C1), per-thread tallies merged
 // in an order that does not depend on the threads; vectors whose pairs lie in a regular form screened
 // (check_screen.hpp), read as the files store them.
-#include "rope/analysis/check/check_kernel.hpp"
+#include "rope/analysis/check/fast/check_kernel.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 /// @file
 /// The one implementation of the tolerance model (C1) of check.hpp: every element of a dump against the
 /// reference of one or several variants, in blocks of sequence indices that a source fills (the dumps in
-/// memory, or read from their files in pieces: analysis/check/dump_stream.hpp), over the cores with OpenMP. A
+/// memory, or read from their files in pieces: analysis/check/fast/dump_stream.hpp), over the cores with OpenMP. A
 /// block's cos, sin and angle terms are computed once per position and variant and serve every group.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/check/check_screen.hpp"
+#include "rope/analysis/check/fast/check_screen.hpp"
 
 namespace rope {
 

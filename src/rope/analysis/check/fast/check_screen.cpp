@@ -1,7 +1,7 @@
 // The screen of rope check's kernel (check_screen.hpp): one loop per storage type and pair form, a copy of
 // each per x86-64 level (core/simd.hpp), compiled without FMA contraction like the kernel (src/CMakeLists.txt)
 // so that screen_exact_ratio computes the bits of the kernel's exact loop.
-#include "rope/analysis/check/check_screen.hpp"
+#include "rope/analysis/check/fast/check_screen.hpp"
 
 #include <cmath>
 #include <cstdint>

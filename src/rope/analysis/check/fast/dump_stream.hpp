@@ -9,7 +9,7 @@
 #include <string>
 
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/check/check_kernel.hpp"
+#include "rope/analysis/check/fast/check_kernel.hpp"
 #include "rope/io/tensor_stream.hpp"
 
 namespace rope {
