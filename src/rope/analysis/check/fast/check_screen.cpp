@@ -569,30 +569,4 @@ double screen_largest(const double* q, long n) {
   return std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
 }
 
-void widen_elements(BlockElement type, const void* from, long n, double* out) {
-  switch (type) {  // one loop per type, which the compiler vectorizes
-    case BlockElement::F64:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const double*>(from), e);
-      return;
-    case BlockElement::F32:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const float*>(from), e);
-      return;
-    case BlockElement::BF16:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const std::uint16_t*>(from), e);
-      return;
-  }
-}
-
-const void* element_at(const void* base, BlockElement type, long index) {
-  switch (type) {
-    case BlockElement::F64:
-      return static_cast<const double*>(base) + index;
-    case BlockElement::F32:
-      return static_cast<const float*>(base) + index;
-    case BlockElement::BF16:
-      break;
-  }
-  return static_cast<const std::uint16_t*>(base) + index;
-}
-
 }  // namespace rope
