@@ -110,6 +110,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/teaching/attention.cpp
   rope/analysis/calculators/bench.cpp
   rope/analysis/calculators/bound.cpp
+  rope/analysis/calculators/bound_sweep.cpp
   rope/analysis/calculators/bound_run.cpp
   rope/analysis/check/angle_error.cpp
   rope/analysis/check/check.cpp
@@ -127,6 +128,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/qk_pair.cpp
   rope/analysis/check/diff_run.cpp
   rope/analysis/calculators/decay.cpp
+  rope/analysis/calculators/decay_sweep.cpp
   rope/analysis/teaching/decay_run.cpp
   rope/analysis/teaching/decay_xpos_run.cpp
   rope/analysis/teaching/sections_run.cpp
