@@ -55,7 +55,8 @@ const std::map<std::string, Json>& corpus_rows() {
 /// The rows of the recorded answers, the test's cases (known before the corpus is written).
 std::vector<std::string> corpus_ids() {
   std::vector<std::string> ids;
-  for (const auto& [id, answer] : read_json(kCorpusAnswers).items()) ids.push_back(id);
+  const Json recorded = read_json(kCorpusAnswers);  // held: a temporary would not outlive the loop's start
+  for (const auto& [id, answer] : recorded.items()) ids.push_back(id);
   return ids;
 }
 
@@ -148,7 +149,11 @@ TEST_P(CheckExactPath, FastPathIsTheExactOneBitForBit) {
   for (const Json& a : it->second["check"]) args.push_back(a.get<std::string>());
   const auto checked = rope_cli(args);
   set_compare_witness(nullptr);
-  if (checked.code <= 1) EXPECT_GT(seen.comparisons, 0) << checked.out;  // a refused row may compare nothing
+  EXPECT_EQ(checked.code, it->second["truth"]["exit"].get<int>()) << checked.err;  // the row as its truth says
+  if (checked.code <= 1) {                                                         // a refused row may compare nothing
+    EXPECT_GT(seen.comparisons, 0) << checked.out;
+  }
+  RecordProperty("comparisons", static_cast<int>(seen.comparisons));
   for (const std::string& d : seen.differences) ADD_FAILURE() << GetParam() << ": " << d;
 }
 
