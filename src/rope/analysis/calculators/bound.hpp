@@ -19,7 +19,7 @@ inline constexpr long kMaxBoundGridPoints = 20'000;
 inline constexpr int kMaxPerDecade = 10'000;
 /// Most pair-positions (d/2)·(L + 1)·(grid points) of one scan: 2·10^11, measured at about two CPU
 /// minutes in the slowest case (d = 4096, where a term costs most: 3.1·10^10 terms took 18 s of CPU;
-/// at d = 128, 10^11 terms take about 4 s). It was 10^12: about 20 minutes at d = 4096.
+/// at d = 128, 10^11 terms take about 4 s).
 inline constexpr double kMaxBoundWork = 2e11;
 
 /// The minimum of B(m) over the integers 0 ≤ m ≤ L and the first m where it occurs.
