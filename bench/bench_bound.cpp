@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "rope/analysis/calculators/bound.hpp"
+#include "rope/analysis/calculators/bound_sweep.hpp"
 #include "rope/core/frequencies.hpp"
 
 namespace {

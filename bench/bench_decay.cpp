@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/calculators/decay_sweep.hpp"
 #include "rope/core/frequencies.hpp"
 
 namespace {

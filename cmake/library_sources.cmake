@@ -110,6 +110,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/teaching/attention.cpp
   rope/analysis/calculators/bench.cpp
   rope/analysis/calculators/bound.cpp
+  rope/analysis/calculators/bound_sweep.cpp
   rope/analysis/calculators/bound_run.cpp
   rope/analysis/check/angle_error.cpp
   rope/analysis/check/check.cpp
@@ -119,14 +120,16 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/variants/variants.cpp
   rope/analysis/check/check_no_rope.cpp
   rope/analysis/check/check_mode.cpp
-  rope/analysis/check/check_kernel.cpp
-  rope/analysis/check/check_screen.cpp
-  rope/analysis/check/check_sample.cpp
+  rope/analysis/check/compare_exact.cpp
+  rope/analysis/check/fast/check_kernel.cpp
+  rope/analysis/check/fast/check_screen.cpp
+  rope/analysis/check/fast/check_sample.cpp
   rope/analysis/check/check_ranks.cpp
   rope/analysis/check/position_offset.cpp
   rope/analysis/check/qk_pair.cpp
   rope/analysis/check/diff_run.cpp
   rope/analysis/calculators/decay.cpp
+  rope/analysis/calculators/decay_sweep.cpp
   rope/analysis/teaching/decay_run.cpp
   rope/analysis/teaching/decay_xpos_run.cpp
   rope/analysis/teaching/sections_run.cpp
@@ -140,7 +143,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/dumps/dump_slices.cpp
   rope/analysis/dumps/dump_positions.cpp
   rope/analysis/spectrum/spectrum.cpp
-  rope/analysis/check/dump_stream.cpp
+  rope/analysis/check/fast/dump_stream.cpp
   rope/analysis/check/dump_diff.cpp
   rope/analysis/check/expectation.cpp
   rope/analysis/check/fope_coefficients.cpp

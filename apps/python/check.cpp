@@ -18,7 +18,7 @@
 #include "rope/analysis/check/diff_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_slices.hpp"
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
@@ -502,7 +502,7 @@ void bind_check(py::module_& m) {
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
       py::arg("patches") = py::none(), py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
-  // check on arrays held in memory, read in place a block at a time (analysis/check/dump_stream.hpp over
+  // check on arrays held in memory, read in place a block at a time (analysis/check/fast/dump_stream.hpp over
   // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
   m.def(
       "check_arrays",

@@ -7,6 +7,7 @@
 
 #include "rope/analysis/teaching/alibi.hpp"
 #include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/calculators/decay_sweep.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/report/attention_report.hpp"

@@ -194,7 +194,7 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   } else {
     v["departure"] = Value();
   }
-  if (d.sample) {  // a large dump diagnosed on a sample (analysis/check/check_sample.hpp); the key only then
+  if (d.sample) {  // a large dump diagnosed on a sample (analysis/check/fast/check_sample.hpp); the key only then
     Value& w = v["sample"];
     w["indices"] = d.sample->indices;
     w["elements"] = d.sample->elements;

@@ -1,4 +1,5 @@
 #include "rope/analysis/calculators/bound.hpp"
+#include "rope/analysis/calculators/bound_sweep.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

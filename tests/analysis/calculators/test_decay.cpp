@@ -1,4 +1,5 @@
 #include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/calculators/decay_sweep.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

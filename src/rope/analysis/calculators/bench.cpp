@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/calculators/decay_sweep.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/invalid_quantity.hpp"

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "rope/analysis/calculators/bound.hpp"
+#include "rope/analysis/calculators/bound_sweep.hpp"
 
 namespace rope {
 

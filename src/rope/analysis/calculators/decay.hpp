@@ -1,7 +1,8 @@
 /// @file
 /// The long-range decay bound of RoFormer §3.4.3 (docs/math.md (M11)). It is an upper bound on the
 /// relative size of the attention score, not a score: for independent zero-mean q, k the expected
-/// rotated score is 0 at every distance.
+/// rotated score is 0 at every distance. Each formula here is computed as written, one term at a time; the curves at
+/// evenly spaced distances that `rope decay` draws are swept by angle addition (decay_sweep.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -21,37 +22,10 @@ double decay_bound(const Eigen::VectorXd& theta, double m);
 /// f at each distance of `distances`.
 Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances);
 
-/// decay_bound(theta, linspace(stop, points)) without a cos/sin per term, for evenly spaced distances
-/// m_k = k·Δ, Δ = stop/(points − 1). With K = decay_anchor(points), e^{i m_k θ_i} = A_{⌊k/K⌋,i} · B_{k mod K,i}
-/// (angle addition) where A_a = e^{i·(aK·Δ)·θ_i} is computed directly every K points (the re-anchoring)
-/// and B_b = e^{i·(b·Δ)·θ_i} once: cos/sin is evaluated for points/K + K distances instead of all of
-/// them, and every term is one complex product away from directly computed values, so its error is a
-/// few ulp whatever k (no accumulation). The sums over pairs run over 8 distances at a time so they
-/// vectorize; OpenMP over blocks. The recurrence itself adds a few ulp per term; against decay_bound
-/// (a cos/sin per term) the relative difference per point is ~1e-14 for distances up to 4096 and
-/// ~1e-10 near 10^6, where the angles m_k·θ_i are only known to their rounding, ulp(10^6) ≈ 1.2e-10,
-/// in either computation (tests/analysis/calculators/test_decay.cpp measures both). The last point is computed directly
-/// at exactly `stop`.
-/// @throws InvalidArgument as linspace does.
-Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, long points);
-
-/// Largest re-anchoring interval of decay_bound_linspace, in points.
-inline constexpr long kDecayAnchor = 256;
-/// The re-anchoring interval K for `points` points: about √points (so that points/K + K rows of
-/// cos/sin are computed directly), a multiple of 8, between 8 and kDecayAnchor.
-long decay_anchor(long points);
-
 /// The score of q = k = all ones at distance m, ⟨R_0 1, R_m 1⟩ = 2·Σ_i cos(m θ_i)                   (M14)
 /// The decaying curve many explainers show; 2·(d/2) = d at m = 0.
 double ones_score(const Eigen::VectorXd& theta, double m);
 Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances);
-/// The same at linspace(stop, points) without a cos/sin per term: the anchors and the angle-addition
-/// product of decay_bound_linspace, cos((aK + b)Δθ_i) = Re(A_{a,i}·B_{b,i}). Against ones_score (a
-/// cos/sin per term) the difference is at most a few ulp per term plus the angles' own rounding,
-/// |Δ| <= 4·(d/2)·ε·(m·θ_0 + 8) (tests/analysis/calculators/test_decay.cpp); the last point is computed directly.
-/// @throws InvalidArgument as linspace does.
-Eigen::VectorXd ones_score_linspace(const Eigen::VectorXd& theta, double stop, long points);
-
 /// Mean and standard deviation over `samples` random pairs of ⟨R_m q, k⟩, q and k standard normal  (M15)
 /// (the same pairs at every distance). Per pair i the score is A_i cos(mθ_i) + B_i sin(mθ_i) with
 /// A_i = q_a k_a + q_b k_b and B_i = q_a k_b − q_b k_a, so its expectation is 0 at every m and its
@@ -94,6 +68,9 @@ void check_decay_work(DecayPath path, long points, long pairs, long samples, lon
 /// `points` values from 1 to `stop` spaced evenly on a log scale (NumPy's np.geomspace(1, stop, points)),
 /// for log-x plots, where distance 0 has no place. @throws InvalidArgument unless points >= 2 and stop > 1.
 Eigen::VectorXd logspace(double stop, long points);
+
+/// @throws InvalidArgument as linspace does, if points < 1 or stop is negative or not finite.
+void check_linspace(double stop, long points);
 
 /// `points` evenly spaced values from 0 to `stop` inclusive, computed as NumPy's
 /// np.linspace(0, stop, points) computes them (k·(stop/(points−1)), the last one exactly stop), so

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rope/analysis/check/check_kernel.hpp"
+#include "rope/analysis/check/fast/check_kernel.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 

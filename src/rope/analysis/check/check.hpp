@@ -278,7 +278,8 @@ struct ComparePass {
 };
 
 /// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces
-/// (analysis/check/dump_stream.hpp). Every comparison runs the one kernel of analysis/check/check_kernel.hpp.
+/// (analysis/check/fast/dump_stream.hpp). Every comparison runs the fast path, analysis/check/fast/check_kernel.hpp,
+/// which computes what the exact path, analysis/check/compare_exact.hpp, computes.
 class DumpSource {
  public:
   virtual ~DumpSource() = default;

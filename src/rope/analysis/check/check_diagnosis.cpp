@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rope/analysis/check/check_sample.hpp"
+#include "rope/analysis/check/fast/check_sample.hpp"
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/constants.hpp"

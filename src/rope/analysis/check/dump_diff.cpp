@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "rope/analysis/check/check_kernel.hpp"
+#include "rope/analysis/check/fast/check_kernel.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"

@@ -104,7 +104,7 @@ struct DumpDiff {
 DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                     const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
 
-/// The same on two sources (in memory or streamed from their files, analysis/check/dump_stream.hpp: A's before and
+/// The same on two sources (in memory or streamed from their files, analysis/check/fast/dump_stream.hpp: A's before and
 /// output, B's before and output) and `read` (the three dumps a block at a time, for (D1)), with a report per
 /// segment (batch rows or packed sequences) when `segments` holds more than one. `rows`: the segments are batch
 /// rows, diagnosed as rope check diagnoses them (diagnose_rows: the whole batch rotated at one offset). A run that

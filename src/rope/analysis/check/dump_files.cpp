@@ -194,7 +194,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   input.before_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : o.before_setting), before_name);
   input.after_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : o.after_setting), after_name);
   input.geometry_only =
-      streamed;  // streamed: the shapes alone, the values read in blocks (analysis/check/dump_stream.hpp)
+      streamed;  // streamed: the shapes alone, the values read in blocks (analysis/check/fast/dump_stream.hpp)
   DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
   l.before = std::move(pair.before);
   l.after = std::move(pair.after);

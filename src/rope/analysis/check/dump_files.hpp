@@ -1,7 +1,7 @@
 /// @file
 /// A pair of dumped tensors as `rope check`, `diff` and `identify` name them (the files before and after RoPE,
 /// their positions, axes, the safetensors tensor name, bfloat16 bits), and reading them: whole (load_dumps) or
-/// left on disk and read in blocks (open_dumps, analysis/check/dump_stream.hpp), arranged by
+/// left on disk and read in blocks (open_dumps, analysis/check/fast/dump_stream.hpp), arranged by
 /// analysis/dumps/dump_pair.hpp.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include "rope/analysis/dumps/dump.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/models/axes.hpp"
 
 namespace rope {

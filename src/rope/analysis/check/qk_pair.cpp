@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 

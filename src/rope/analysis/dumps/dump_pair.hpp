@@ -34,7 +34,7 @@ struct DumpPairInput {
   /// The dumps as the message about their shapes names them ("--after 'q.npy'"); empty: the names below.
   std::string before_label, after_label;
   /// The tensors hold their shapes and types alone (a streamed check reads the values in blocks,
-  /// analysis/check/dump_stream.hpp): the dumps are arranged as geometry, without values.
+  /// analysis/check/fast/dump_stream.hpp): the dumps are arranged as geometry, without values.
   bool geometry_only = false;
 };
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/calculators/decay_sweep.hpp"
 #include "rope/analysis/teaching/motion.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"

@@ -1,7 +1,7 @@
 // The screen of rope check's kernel (check_screen.hpp): one loop per storage type and pair form, a copy of
 // each per x86-64 level (core/simd.hpp), compiled without FMA contraction like the kernel (src/CMakeLists.txt)
 // so that screen_exact_ratio computes the bits of the kernel's exact loop.
-#include "rope/analysis/check/check_screen.hpp"
+#include "rope/analysis/check/fast/check_screen.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -567,32 +567,6 @@ double screen_largest(const double* q, long n) {
   }
   for (; i < n; ++i) m[0] = std::max(m[0], q[i]);
   return std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
-}
-
-void widen_elements(BlockElement type, const void* from, long n, double* out) {
-  switch (type) {  // one loop per type, which the compiler vectorizes
-    case BlockElement::F64:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const double*>(from), e);
-      return;
-    case BlockElement::F32:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const float*>(from), e);
-      return;
-    case BlockElement::BF16:
-      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const std::uint16_t*>(from), e);
-      return;
-  }
-}
-
-const void* element_at(const void* base, BlockElement type, long index) {
-  switch (type) {
-    case BlockElement::F64:
-      return static_cast<const double*>(base) + index;
-    case BlockElement::F32:
-      return static_cast<const float*>(base) + index;
-    case BlockElement::BF16:
-      break;
-  }
-  return static_cast<const std::uint16_t*>(base) + index;
 }
 
 }  // namespace rope

@@ -1,4 +1,4 @@
-// The screen of rope check's kernel (rope/analysis/check/check_screen.hpp) changes no number: every position's and
+// The screen of rope check's kernel (rope/analysis/check/fast/check_screen.hpp) changes no number: every position's and
 // every channel's largest |Δ|/tolerance is the exact (C1) ratio of docs/check.md, computed here element by
 // element with the kernel's operations, compared with ==, on float64 dumps with exact ties (a head copied into
 // another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
@@ -13,7 +13,7 @@
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/check/check_screen.hpp"
+#include "rope/analysis/check/fast/check_screen.hpp"
 #include "rope/core/constants.hpp"
 #include "support/expectation.hpp"
 

@@ -55,8 +55,8 @@ struct SampleDiagnosis {
 SampleDiagnosis diagnose_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                                 const RopeExpectation& expected, std::vector<std::pair<long, long>> ranges);
 
-/// The diagnosis on predicted_sample, taken before the range's pass over the whole (issue 78: a failing check reads
-/// its dumps once): the variant it names is compared in that pass beside the expectation, for its counts; and where the
+/// The diagnosis on predicted_sample, taken before the range's pass over the whole (so that a failing check reads its
+/// dumps once): the variant it names is compared in that pass beside the expectation, for its counts; and where the
 /// range's failing indices give that very sample, it is the diagnosis (diagnose_on_sample), the same computation. None
 /// when the sample passes, or is refused (a value before RoPE that is not finite: the whole pass refuses it, naming the
 /// first).

@@ -1,4 +1,4 @@
-// rope check on dumps read in pieces (rope/analysis/check/dump_stream.hpp): for every axes order, batch rows laid
+// rope check on dumps read in pieces (rope/analysis/check/fast/dump_stream.hpp): for every axes order, batch rows laid
 // along the sequence axis, and dumps of several blocks, the streamed comparison is the in-memory one, tally
 // for tally, and the diagnosis the same sentence.
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"

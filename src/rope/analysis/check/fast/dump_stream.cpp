@@ -1,4 +1,4 @@
-#include "rope/analysis/check/dump_stream.hpp"
+#include "rope/analysis/check/fast/dump_stream.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -8,10 +8,9 @@
 /// the verdict are those of the exact ratios, bit for bit.
 #pragma once
 
-namespace rope {
+#include "rope/analysis/check/dump_blocks.hpp"
 
-/// How a block's elements are stored.
-enum class BlockElement { F64, F32, BF16 };
+namespace rope {
 
 /// The relative margin of the screen's thresholds (far above its own error, far below any gap that matters).
 inline constexpr double kScreenMargin = 0x1p-30;
@@ -101,11 +100,5 @@ bool screen_reaching(const double* q, const double* near, long n, unsigned char*
 
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);
-
-/// The `n` elements at `from` widened to double.
-void widen_elements(BlockElement type, const void* from, long n, double* out);
-
-/// The address of element `index` of a block stored as `type`.
-const void* element_at(const void* base, BlockElement type, long index);
 
 }  // namespace rope

@@ -1,5 +1,5 @@
 // A large failing check diagnosed on a sample of its failing indices (check_sample.hpp).
-#include "rope/analysis/check/check_sample.hpp"
+#include "rope/analysis/check/fast/check_sample.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-// A large failing check (rope/analysis/check/check_sample.hpp) reads its dumps once where it fails at every index RoPE
-// turns (issue 78): the sample's diagnosis is made before the pass over the whole, on the sample that the failing
+// A large failing check (rope/analysis/check/fast/check_sample.hpp) reads its dumps once where it fails at every index
+// RoPE turns (issue 78): the sample's diagnosis is made before the pass over the whole, on the sample that the failing
 // indices will give, and the variant it names is compared in that pass. The diagnosis is the one the sample of the
 // failing indices gives when made after the pass (what check did before), field by field; a dump whose failures begin
 // later reads its dumps twice and says the same. Dumps of 1040 × 32 × 128 elements (2^22 and more: diagnosed on a
@@ -11,7 +11,7 @@
 
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/check/check_sample.hpp"
+#include "rope/analysis/check/fast/check_sample.hpp"
 #include "support/expectation.hpp"
 
 namespace rope {

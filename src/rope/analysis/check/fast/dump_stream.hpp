@@ -1,7 +1,7 @@
 /// @file
 /// rope check on dumps larger than memory (docs/check.md "Streaming"): the two files read in blocks of
 /// sequence indices with pread (io/tensor_stream.hpp), each block decoded into the reading thread's buffers
-/// and compared there by the one kernel of check_kernel.hpp, so that memory holds the positions, the
+/// and compared there by the fast path of check_kernel.hpp, so that memory holds the positions, the
 /// per-position and per-channel tallies and one block per thread, whatever the size of the files.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "rope/analysis/check/check.hpp"
-#include "rope/analysis/check/check_kernel.hpp"
+#include "rope/analysis/check/fast/check_kernel.hpp"
 #include "rope/io/tensor_stream.hpp"
 
 namespace rope {
