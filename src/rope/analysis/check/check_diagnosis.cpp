@@ -195,7 +195,7 @@ std::size_t compare_variants(CheckReport& report, const DumpSource& source, long
   return closest;
 }
 
-/// θ of pair i measured from the dump where its angle is largest (issue 78: a base fitted at the first departing
+/// θ of pair i measured from the dump where its angle is largest (a base fitted at the first departing
 /// position, m = 1, is off by 0.2 % on a bf16 dump, which fails at m = 131071): from θ₀ ≈ φ/m at the departure, each
 /// step takes the dump's largest position m whose predicted angle θ·m is known within half a radian, reads the pair's
 /// turn φ there (group g) and unwraps it, θ = (φ + 2πk)/m with k that of the prediction. The angle's error: 4·ε of the
@@ -284,7 +284,7 @@ void try_measured_base(CheckReport& report, const DumpSource& source, long start
 constexpr std::size_t kFastMathPairs = 8;
 constexpr long kFastMathVectors = 512;
 
-/// Issue 78 item 4: sin and cos of float32 angles by a fast unit without range reduction (CUDA's __sinf/__cosf under
+/// Sin and cos of float32 angles by a fast unit without range reduction (CUDA's __sinf/__cosf under
 /// --use_fast_math), where the angles are held to float64. Such a unit takes the angle to revolutions by fl32(1/2π),
 /// δ = fast_math_shortfall() = −4.03·10⁻⁸ of itself short, so its phase error is biased: every angle falls short by
 /// the same share δ of itself. A float32 product m·θ errs too, and as much (within (C2)'s float32 bound, which is why

@@ -55,7 +55,7 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
       d.after == d.before ? before_file : TensorDirectory::open(d.after);
   const TensorListing& before = before_file->listing();
   const TensorListing& after = after_file->listing();
-  // q and k together (issue 78 item 2): each layer's k named by k's patterns with the same runs as its q, so k's
+  // q and k together: each layer's k named by k's patterns with the same runs as its q, so k's
   // names need q's count of '*' (--k-after-tensor defaults to --k-before-tensor's).
   std::optional<std::pair<std::string, std::string>> key_patterns;
   if (request.keys) {

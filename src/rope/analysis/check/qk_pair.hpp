@@ -1,5 +1,5 @@
 /// @file
-/// q and k checked together (`rope check --k-before --k-after`, issue 78 item 2): beside each tensor's own verdict
+/// q and k checked together (`rope check --k-before --k-after`): beside each tensor's own verdict
 /// (check_run.hpp, the one engine run twice), the relative-position identity of RoPE measured on the dumps themselves,
 ///
 ///     ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k                                                         (Q1)

@@ -1,4 +1,4 @@
-// The computation moved from apps/rope/cli/commands/cmd_decay.cpp (issue 51: the report pattern).
+// rope decay as one call: the request in, the run (the curves and their table) out, printed by report/.
 #include "rope/analysis/teaching/decay_run.hpp"
 
 #include <algorithm>

@@ -67,7 +67,7 @@ XposDecayRun run_xpos_decay(const DecayRequest& request) {
         points, fmt::format("{:g}", static_cast<double>(points) * 6), fmt::format("{:g}", kMaxCells)));
   }
   // (X5) costs a pow, a sin and a cos per pair and distance (about 0.1–0.2 µs on the 2-core machine of
-  // docs/errors.md): 1e8 terms is some 10–20 s, where d = 65536 at 256 001 distances was 10 minutes.
+  // docs/errors.md): 1e8 terms is some 10–20 s; d = 65536 at 256 001 distances would take about 10 minutes.
   const double terms = static_cast<double>(points) * static_cast<double>(run.dim / 2);
   if (terms > kMaxXposTerms) {
     throw InvalidArgument(error_msg(
