@@ -49,9 +49,10 @@ TEST_F(CmdCheckTorchFiles, ARankZigzaggedAsOneSequenceFailsNamingThePositions) {
   const auto bad = rope_cli(wrong);
   EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
   // Sequence 0's chunks 0 and 3 sit at 0 1 6 7, where the one-sequence split put 0 1 2 3: wrong from the third.
-  EXPECT_THAT(bad.out, HasSubstr("positions failing   10 of 12 (first: position 6): 6–15"));
-  EXPECT_THAT(bad.out, HasSubstr("sequence 0          indices 0–3, positions 0–7: FAIL"));
-  // The rank named (issue 63 item 2, issue 65): the one-sequence zigzag split of rank 0, not a drift.
+  // The positions are named by their runs (6–7, then sequence 1's 0–3 and 12–15), never as one range.
+  EXPECT_THAT(bad.out, HasSubstr("positions failing   10 of 12 (first: position 6): 6–7, 0–3, 12–15"));
+  EXPECT_THAT(bad.out, HasSubstr("sequence 0          indices 0–3, positions 0–1, 6–7: FAIL"));
+  // The rank named: the one-sequence zigzag split of rank 0, not a drift.
   EXPECT_THAT(bad.out, HasSubstr("diagnosis           matches context-parallel rank 0's positions with the packed "
                                  "batch cut as one sequence (zigzag, cp size 2)"));
 }
