@@ -158,6 +158,16 @@ std::string ggml_type_name(std::uint32_t type) {
       return "Q5_K";
     case 14:
       return "Q6_K";
+    case 24:
+      return "I8";
+    case 25:
+      return "I16";
+    case 26:
+      return "I32";
+    case 27:
+      return "I64";
+    case 28:
+      return "F64";
     case 30:
       return "BF16";
     default:

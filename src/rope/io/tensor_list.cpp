@@ -8,6 +8,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/ggml_blocks.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_stream.hpp"
@@ -25,17 +26,6 @@ std::vector<long> c_order_strides(const std::vector<long>& shape) {
   std::vector<long> s(shape.size(), 1);
   for (std::size_t k = shape.size(); k-- > 1;) s[k - 1] = s[k] * shape[k];
   return s;
-}
-
-/// ggml's type names (ggml.h enum ggml_type) for the common ones; others by number.
-std::string ggml_type_name(std::uint32_t t) {
-  static const std::pair<std::uint32_t, const char*> kNames[] = {
-      {0, "F32"},  {1, "F16"},   {2, "Q4_0"},  {3, "Q4_1"},  {6, "Q5_0"},  {7, "Q5_1"},
-      {8, "Q8_0"}, {10, "Q2_K"}, {11, "Q3_K"}, {12, "Q4_K"}, {13, "Q5_K"}, {14, "Q6_K"},
-      {24, "I8"},  {25, "I16"},  {26, "I32"},  {27, "I64"},  {28, "F64"},  {30, "BF16"}};
-  for (const auto& [id, name] : kNames)
-    if (id == t) return name;
-  return "type " + std::to_string(t);
 }
 
 }  // namespace

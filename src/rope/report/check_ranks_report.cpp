@@ -437,7 +437,7 @@ void print_check_ranks(std::ostream& out, const CheckRanksReport& run, const Tex
   for (const RankRow& r : run.ranks) {
     const std::string verdict = r.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
     std::string line =
-        t.tr("  rank {0}  {1}  {2}  positions {3}–{4}  max |Δ|/tolerance {5}", r.rank, pad(verdict, 4), r.file,
+        t.tr("  rank {0}  {1}  {2}  positions in [{3}, {4}]  max |Δ|/tolerance {5}", r.rank, pad(verdict, 4), r.file,
              format_number(r.first_position), format_number(r.last_position), fmt::format("{:.4g}", r.max_ratio()));
     if (r.matches_rank) {
       line = t.tr("{0}: rank {1} matches rank {2}'s positions (the rank holds, or was rotated at, rank {2}'s slice)",

@@ -65,7 +65,7 @@ struct CheckedRank {
   long rank = 0;
   std::string file, after_file;
   CheckRun run;  ///< the rank's check (its values dropped: one rank's tensors at a time)
-  double first_position = 0, last_position = 0;  ///< the span of the positions it was checked at
+  double first_position = 0, last_position = 0;  ///< its smallest and largest position (not one run)
   std::optional<long> matches_rank;              ///< a failing rank that passes at this other rank's positions
   std::optional<CpLayout> matches_layout;        ///< else one that passes at its own positions in this other layout
 };
