@@ -25,6 +25,7 @@
 
 #include "rope/analysis/check/compare_exact.hpp"
 #include "rope/analysis/check/fast/check_kernel.hpp"
+#include "cli/corpus.hpp"
 #include "support/cli_harness.hpp"
 
 namespace rope {
@@ -33,32 +34,11 @@ namespace {
 using Json = nlohmann::json;
 using test::rope_cli;
 
-const std::string kCorpus = ROPE_VARIANT_DUMPS "/../corpus/corpus.json";
-const std::string kCorpusAnswers = ROPE_REFERENCE_DIR "/../cli/corpus_answers.json";
-
-Json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return Json::parse(in);
-}
-
-/// The corpus's rows by id.
-const std::map<std::string, Json>& corpus_rows() {
-  static const std::map<std::string, Json> rows = [] {
-    std::map<std::string, Json> out;
-    const Json corpus = read_json(kCorpus);
-    for (const Json& r : corpus["rows"]) out[r["id"].get<std::string>()] = r;
-    return out;
-  }();
-  return rows;
-}
-
-/// The rows of the recorded answers, the test's cases (known before the corpus is written).
-std::vector<std::string> corpus_ids() {
-  std::vector<std::string> ids;
-  const Json recorded = read_json(kCorpusAnswers);  // held: a temporary would not outlive the loop's start
-  for (const auto& [id, answer] : recorded.items()) ids.push_back(id);
-  return ids;
-}
+using test::corpus_ids;
+using test::corpus_rows;
+using test::kCorpus;
+using test::kCorpusAnswers;
+using test::read_json;
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 

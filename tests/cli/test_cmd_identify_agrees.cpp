@@ -5,7 +5,7 @@
 // check found is where identify sees the positions stop, the offset check found is identify's, the partner channel
 // is identify's pair, and so on. A dump the generator writes and this table lacks fails the table's own test.
 //
-// The corpus (issue 76 item 2, below): every dump the NumPy ports of tests/reference/ write with a known truth
+// The corpus (below): every dump the NumPy ports of tests/reference/ write with a known truth
 // (tests/reference/corpus.py: the variant dumps, make_dumps.py's, every port's, the partial-rotary rows of
 // partial_rotary.py), each through check and identify, one row each: the truth its generator states, and the answers
 // recorded in tests/cli/corpus_answers.json (check's verdict, the diagnosis with its found parameter, identify's
@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/corpus.hpp"
 #include "support/cli_harness.hpp"
 #include "support/temp_dir_test.hpp"
 
@@ -697,36 +698,13 @@ TEST_F(IdentifyFigure67, FopeDrawsNoThetaAndXdropeDrawsItsFit) {
   }
 }
 
-// The corpus (issue 76 item 2).
+// The corpus.
 
-// tests/CMakeLists.txt writes the corpus beside the variant dumps (ROPE_CORPUS_DUMPS); its answers are in the source
-// tree beside this file.
-const std::string kCorpus = ROPE_VARIANT_DUMPS "/../corpus/corpus.json";
-const std::string kCorpusAnswers = ROPE_REFERENCE_DIR "/../cli/corpus_answers.json";
-
-Json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return Json::parse(in);
-}
-
-/// The corpus's rows by id (tests/reference/corpus.py: the check and identify arguments, the truth).
-const std::map<std::string, Json>& corpus_rows() {
-  static const std::map<std::string, Json> rows = [] {
-    std::map<std::string, Json> out;
-    const Json corpus = read_json(kCorpus);  // held: a temporary's rows would not outlive the loop's start
-    for (const Json& r : corpus["rows"]) out[r["id"].get<std::string>()] = r;
-    return out;
-  }();
-  return rows;
-}
-
-/// The rows of the recorded answers (tests/cli/corpus_answers.json, in the source tree), the test's cases.
-std::vector<std::string> corpus_ids() {
-  std::vector<std::string> ids;
-  const Json recorded = read_json(kCorpusAnswers);
-  for (const auto& [id, answer] : recorded.items()) ids.push_back(id);
-  return ids;
-}
+using test::corpus_ids;
+using test::corpus_rows;
+using test::kCorpus;
+using test::kCorpusAnswers;
+using test::read_json;
 
 /// The numbers of `found`, each to 6 significant digits (what a row records; compared within 1e-3 relative).
 Json rounded(const Json& x) {
