@@ -539,6 +539,7 @@ void bind_check(py::module_& m) {
           StreamSource source(TensorStream::in_memory(hb.data, hb.header, nb),
                               TensorStream::in_memory(ha.data, ha.header, na), p.pair.axes, p.pair.segments_are_rows);
           if (!dtype.empty()) source.set_dtype(parse_dtype(dtype));
+          source.set_before_setting(nb);
           // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
           const py::gil_scoped_release release;
           return check_arranged(std::move(p.pair), p.expected, source, p.trial, strict_order);

@@ -51,6 +51,24 @@ def test_before_is_invalid_input_in_both(rope_exe, tmp_path, rng, dtype, value, 
     assert str(error.value) == f"before: {sentence}"
 
 
+def test_k_before_is_named_as_k_before_in_both(rope_exe, tmp_path, rng):
+    """q and k together: a value of k before RoPE that is not finite is refused in k's own name."""
+    x, y = dumps(tmp_path, rng, np.float32, "after", 0.0)  # q: right
+    k = rng.standard_normal((6, 1, 16)).astype(np.float32)
+    k_after = numpy_rope(k.transpose(1, 0, 2), np.arange(6), SPEC.inv_freq).transpose(1, 0, 2).astype(np.float32)
+    k[2, 0, 7] = np.nan
+    np.save(tmp_path / "b.npy", x), np.save(tmp_path / "a.npy", y)
+    np.save(tmp_path / "kb.npy", k), np.save(tmp_path / "ka.npy", k_after)
+    run = cli(rope_exe, tmp_path, "--k-before", str(tmp_path / "kb.npy"), "--k-after", str(tmp_path / "ka.npy"))
+    sentence = ("the element at position 2, group 0, channel 7 is NaN (elements that are not finite numbers: 1): "
+                "the tensor before RoPE must hold finite numbers")
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert run.stderr.strip().endswith(f"--k-before: {sentence}"), run.stderr
+    with pytest.raises(ValueError) as error:
+        rope.check(x, y, np.arange(6), SPEC, k_before=k, k_after=k_after)
+    assert str(error.value) == f"k_before: {sentence}"
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
 @pytest.mark.parametrize("value, shown", VALUES)
 def test_after_is_a_finding_in_both(rope_exe, tmp_path, rng, dtype, value, shown):

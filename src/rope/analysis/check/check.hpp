@@ -299,6 +299,8 @@ class DumpSource {
   virtual bool after_looks_like_bf16() const = 0;
   /// Whether the comparisons visit a sample of the range only (check_sample.hpp SampledSource).
   virtual bool sampled() const { return false; }
+  /// The setting that gave the tensor before RoPE ("before", "k_before", "dump"): what a refusal of its values names.
+  virtual std::string before_setting() const { return "before"; }
   /// The d channels of group `group` at sequence index `index` before and after RoPE (a diagnosis reads one vector's
   /// angles: position_offset.hpp).
   virtual std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const = 0;

@@ -98,14 +98,15 @@ void name_match(CheckReport& report, const DumpSource& source, const std::vector
 }
 
 /// A value of the dump before RoPE that is not a finite number: nothing to compare with, invalid input.
-void refuse_non_finite_before(const DumpComparison& e, const std::vector<AxisPosition>& positions) {
+void refuse_non_finite_before(const DumpComparison& e, const std::vector<AxisPosition>& positions,
+                              const DumpSource& source) {
   const NonFiniteValues& n = e.before_non_finite;
   if (n.count == 0) return;
   throw InvalidArgument(
       error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
                 "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
-                option_name("before"), check_position_text(positions[static_cast<std::size_t>(n.seq)]), n.group,
-                n.channel, check_value_text(n.value), n.count));
+                option_name(source.before_setting()), check_position_text(positions[static_cast<std::size_t>(n.seq)]),
+                n.group, n.channel, check_value_text(n.value), n.count));
 }
 
 /// What a failing dump says before any variant is tried (the table's screened rows): values after RoPE that are not
@@ -491,7 +492,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
     name_match(report, source, positions, known_variant("norm-scaled"), {{"factor", s}});
     return report;
   }
-  refuse_non_finite_before(report.comparison, positions);
+  refuse_non_finite_before(report.comparison, positions, source);
   if (report.comparison.passed()) return report;
   if (sampled && report.comparison.after_non_finite.count == 0) {  // a large dump
     return diagnose_on_sample(source, start, positions, expected, std::move(report), std::move(predicted),

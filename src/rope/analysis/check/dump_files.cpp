@@ -209,9 +209,11 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     l.starts_text = o.sequence_starts;
     if (l.positions_text.empty()) l.positions_text = option_name("sequence_starts") + " " + o.sequence_starts;
   }
-  if (streamed)
+  if (streamed) {
     l.stream = std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes,
                                               input.rows > 1, view);
+    l.stream->set_before_setting(o.one_dump ? "dump" : o.before_setting);
+  }
   if (pair.positions_assumed) {
     l.positions_text = fmt::format("0:{}", l.after.seq);
     l.positions_assumed = true;

@@ -86,6 +86,7 @@ class SampledSource final : public DumpSource {
                                       const ComparePass& pass = {}) const override;
   bool after_looks_like_bf16() const override { return whole_.after_looks_like_bf16(); }
   bool sampled() const override { return true; }
+  std::string before_setting() const override { return whole_.before_setting(); }
   std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const override {
     return whole_.vector_at(index, group);
   }

@@ -47,6 +47,9 @@ class StreamSource final : public DumpSource {
   const DumpVectors& geometry() const { return geometry_; }
   /// The type whose tolerance applies (rope check --dtype).
   void set_dtype(DType type) { geometry_.dtype = type; }
+  std::string before_setting() const override { return before_setting_; }
+  /// The setting that gave the before tensor, for the refusals of its values ("k_before": k's check).
+  void set_before_setting(std::string setting) { before_setting_ = std::move(setting); }
   /// Called on one thread during each pass with the fraction done (a progress bar).
   void set_progress(ProgressFn progress) { progress_ = std::move(progress); }
   /// Bytes of both files' data, read once per pass.
@@ -68,6 +71,7 @@ class StreamSource final : public DumpSource {
   /// [batch, seq, heads, d] dump compared as groups at the same positions.
   bool gather_ = false;
   ProgressFn progress_;
+  std::string before_setting_ = "before";
   mutable std::optional<bool> bf16_;
 };
 
