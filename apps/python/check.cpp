@@ -2,6 +2,7 @@
 // means what the same file means to `rope check`) arranged by the library (analysis/dumps/dump_pair.hpp) and checked
 // against the expectation of a Spec (analysis/check/expectation.hpp), as `rope check` does.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -52,6 +53,38 @@ TensorData float_tensor(const py::object& array) {
   for (py::ssize_t k = 0; k < a.ndim(); ++k) t.shape.push_back(static_cast<long>(a.shape(k)));
   t.values.assign(a.data(), a.data() + a.size());
   return t;
+}
+
+/// The keywords of rope.check, diff, identify and reference as rope/__init__.py's _settings reads them, each by its
+/// own rule and in its own name: one value per call, in the library's types.
+struct CallSettings {
+  bool bf16_bits = false;  ///< the arrays' 16-bit integers are bfloat16 bit patterns
+  py::object positions = py::none(), starts = py::none(), patches = py::none(), rope_delta = py::none();
+  py::object shift = py::none(), shift_map = py::none();
+  std::string dtype, angles, axes, coefficients, lang = "en", name_a = "A", name_b = "B";
+  bool grad = false, strict_order = false;
+  std::optional<long> kv_head;
+};
+
+CallSettings settings_of(const py::dict& given) {
+  CallSettings o;
+  const auto text = [&](const char* key, std::string& into) {
+    if (given.contains(key)) into = given[key].cast<std::string>();
+  };
+  const auto object = [&](const char* key, py::object& into) {
+    if (given.contains(key)) into = given[key];
+  };
+  const auto flag = [&](const char* key, bool& into) {
+    if (given.contains(key)) into = given[key].cast<bool>();
+  };
+  flag("bf16_bits", o.bf16_bits);
+  object("positions", o.positions), object("sequence_starts", o.starts), object("patches", o.patches);
+  object("rope_delta", o.rope_delta), object("shift", o.shift), object("shift_map", o.shift_map);
+  text("dtype", o.dtype), text("angles", o.angles), text("axes", o.axes), text("coefficients", o.coefficients);
+  text("lang", o.lang), text("name_a", o.name_a), text("name_b", o.name_b);
+  flag("grad", o.grad), flag("strict_order", o.strict_order);
+  if (given.contains("kv_head") && !given["kv_head"].is_none()) o.kv_head = given["kv_head"].cast<long>();
+  return o;
 }
 
 /// A vision tower's patches, (row, column) each: [patches, 2] or [batch, patches, 2], the last axis as Hugging Face's
@@ -109,6 +142,11 @@ DumpPairInput pair_input(const py::object& positions, const py::object& starts, 
   if (!starts.is_none()) in.starts = py::cast<std::vector<double>>(starts);
   if (!axes.empty()) in.axes = parse_dump_axes(axes);
   return in;
+}
+
+/// The same of a call's settings, in the axes `axes` (its own, or another reading's).
+DumpPairInput pair_input(const CallSettings& o, const std::string& axes) {
+  return pair_input(o.positions, o.starts, axes, o.patches, o.rope_delta);
 }
 
 /// Every value of the tensor to rotate or identify is a number: NaN or infinity there leaves nothing to compute
@@ -268,8 +306,9 @@ struct HeldArray {
   const unsigned char* data = nullptr;
 };
 
-HeldArray held_array(const py::bytes& npy_header, const py::buffer& array, const std::string& name, bool bf16_bits) {
-  const std::string head(npy_header);
+HeldArray held_array(const py::tuple& held, const std::string& name, bool bf16_bits) {
+  const std::string head(held[0].cast<py::bytes>());
+  const auto array = held[1].cast<py::buffer>();
   const py::buffer_info info = array.request();  // the array's own memory, no copy
   py::ssize_t stride = info.itemsize;
   for (py::ssize_t k = info.ndim; k-- > 0;) {
@@ -285,6 +324,13 @@ HeldArray held_array(const py::bytes& npy_header, const py::buffer& array, const
   if (a.header.count != static_cast<long>(info.size) || a.header.bytes != static_cast<int>(info.itemsize))
     throw std::logic_error("rope._rope.check_arrays: " + name + "'s header does not describe the array");
   return a;
+}
+
+/// A held array's geometry as a tensor without values (the values stay in the array).
+TensorData geometry_of(const HeldArray& a) {
+  TensorData t;
+  t.shape = a.header.shape, t.dtype = a.header.dtype, t.stored = a.header.stored;
+  return t;
 }
 
 /// rope.check's limit on one call: the sequence indices a check holds positions for (kMaxDumpPositions); the
@@ -408,38 +454,105 @@ std::string emitted(const CheckResult& result, const Printing& how) {
   return text.str();
 }
 
+/// One tensor's check on arrays held in memory (q's, or k's), read in place a block at a time in the axes `order`:
+/// `names` are the tensor's settings ("before", "after"; "k_before", "k_after").
+CheckRun check_held(const HeldArray& hb, const HeldArray& ha, const Spec& spec, const CallSettings& o,
+                    const ShiftMapDeltas& map, const std::array<const char*, 2>& names, const std::string& order) {
+  DumpPairInput in =
+      pair_input(map.given ? py::object(map.deltas) : o.positions, o.starts, order, o.patches, o.rope_delta);
+  in.geometry_only = true;
+  const TensorData gb = geometry_of(hb), ga = geometry_of(ha);
+  if (gb.shape == ga.shape) require_indices_within_limit(ga.shape, in);
+  const std::optional<double> delta = o.shift.is_none() ? std::nullopt : std::optional(o.shift.cast<double>());
+  Prepared p = prepare(spec, gb, ga, in, names[0], names[1], o.dtype, o.angles, map.given ? map.largest : delta,
+                       o.coefficients, o.kv_head);
+  if (map.given) {
+    set_shift_map_mode(p);
+  } else {
+    set_python_mode(p, o.grad, o.shift, !o.positions.is_none());
+  }
+  StreamSource source(TensorStream::in_memory(hb.data, hb.header, names[0]),
+                      TensorStream::in_memory(ha.data, ha.header, names[1]), p.pair.axes, p.pair.segments_are_rows);
+  if (!o.dtype.empty()) source.set_dtype(parse_dtype(o.dtype));
+  source.set_before_setting(names[0]);
+  // The arrays stay referenced by the call's arguments; the check's threads read them without the GIL.
+  const py::gil_scoped_release release;
+  return check_arranged(std::move(p.pair), p.expected, source, p.trial, o.strict_order);
+}
+
+/// A held tensor's values for the pair's sample of scores, read in place in the axes its check took.
+LoadedDumps held_values(const HeldArray& hb, const HeldArray& ha, const CallSettings& o,
+                        const std::array<const char*, 2>& names, const py::object& positions,
+                        const std::string& order) {
+  DumpPairInput in =
+      pair_input(positions, positions.is_none() ? py::object(py::none()) : o.starts, order, o.patches, o.rope_delta);
+  in.geometry_only = true;
+  DumpPair pair = arrange_dump_pair(geometry_of(hb), geometry_of(ha), in, names[0], names[1]);
+  if (!o.dtype.empty()) pair.after.dtype = pair.before.dtype = parse_dtype(o.dtype);
+  auto stream = std::make_shared<StreamSource>(TensorStream::in_memory(hb.data, hb.header, names[0]),
+                                               TensorStream::in_memory(ha.data, ha.header, names[1]), pair.axes,
+                                               pair.segments_are_rows);
+  if (!o.dtype.empty()) stream->set_dtype(parse_dtype(o.dtype));
+  LoadedDumps v = arranged_geometry(std::move(pair));
+  v.stream = std::move(stream);
+  return v;
+}
+
+/// q and k together (check_run.hpp join_qk): the pair's rules on the geometry, each tensor checked (in the other
+/// 4-axis reading where its own fails), then the pair.
+CheckRun check_held_qk(const HeldArray& b, const HeldArray& a, const HeldArray& kb, const HeldArray& ka,
+                       const Spec& spec, const CallSettings& o, const ShiftMapDeltas& map) {
+  if (o.grad || !o.shift.is_none() || map.given) {
+    throw InvalidArgument(error_msg("{0} checks q and k of the forward pass: leave out {1}", option_name("k_before"),
+                                    option_name(o.grad      ? "grad"
+                                                : map.given ? "shift_map"
+                                                            : "shift")));
+  }
+  const std::array<const char*, 2> q_names{"before", "after"}, k_names{"k_before", "k_after"};
+  require_qk_geometry(held_values(b, a, o, q_names, o.positions, o.axes).after,
+                      held_values(kb, ka, o, k_names, py::none(), o.axes).after);
+  const auto checked_as = [&](const HeldArray& hb, const HeldArray& ha, const std::array<const char*, 2>& names) {
+    const auto as = [&](const std::string& order) { return check_held(hb, ha, spec, o, map, names, order); };
+    return with_other_axes(as(o.axes), o.axes, as);
+  };
+  CheckRun q = checked_as(b, a, q_names), k = checked_as(kb, ka, k_names);
+  const auto order = [&](const CheckRun& run) {
+    return o.axes.empty() ? std::string(to_string(run.dumps.axes)) : o.axes;
+  };
+  const LoadedDumps qv = held_values(b, a, o, q_names, o.positions, order(q)),
+                    kv = held_values(kb, ka, o, k_names, o.positions, order(k));
+  const py::gil_scoped_release release;
+  return join_qk(std::move(q), std::move(k), qv, kv);
+}
+
 }  // namespace
 
 void bind_check(py::module_& m) {
   // One rank's report of a distributed run (rope.distributed.check_ranks): the rank's finished check as a row of the
-  // run's report, the JSON `rope check --rank-files … --cp-rank R --json` writes (report/check_ranks_report.hpp), for
-  // the merge on rank 0.
+  // run's report (report/check_ranks_report.hpp rank_row), the JSON `rope check --rank-files … --cp-rank R --json`
+  // writes, for the merge on rank 0. `row`: the rank's fields as rope/distributed.py gathers them.
   m.def(
       "rank_report",
-      [](const CheckResult& result, long rank, const std::string& file, double first_position, double last_position,
-         const std::optional<long>& matches_rank, const std::string& matches_layout, long cp_size,
-         const std::string& layout, const std::vector<long>& sequence_starts) {
+      [](const CheckResult& result, const py::dict& row) {
+        CheckedRank rank;
+        rank.rank = row["rank"].cast<long>();
+        rank.file = row["file"].cast<std::string>();
+        rank.run = *result.run;
+        rank.first_position = row["first_position"].cast<double>();
+        rank.last_position = row["last_position"].cast<double>();
+        if (!row["matches_rank"].is_none()) rank.matches_rank = row["matches_rank"].cast<long>();
+        if (!row["matches_layout"].is_none())
+          rank.matches_layout = parse_cp_layout(row["matches_layout"].cast<std::string>());
         CheckRanksReport one;
-        one.cp_size = cp_size;
-        one.layout = layout;
-        one.sequence_starts = sequence_starts;
-        RankRow row;
-        row.rank = rank;
-        row.file = file;
-        row.check = check_value(*result.run);
-        if (!result.run->passed()) row.diagnosis = result.run->report.diagnosis.message;
-        row.first_position = first_position;
-        row.last_position = last_position;
-        row.matches_rank = matches_rank;
-        row.matches_layout = matches_layout;
-        one.ranks.push_back(std::move(row));
+        one.cp_size = row["cp_size"].cast<long>();
+        one.layout = row["layout"].cast<std::string>();
+        one.sequence_starts = row["sequence_starts"].cast<std::vector<long>>();
+        one.ranks.push_back(rank_row(rank));
         std::ostringstream text;
         emit(text, one, {Format::Json, Lang::En, std::nullopt});
         return text.str();
       },
-      py::arg("result"), py::arg("rank"), py::arg("file"), py::arg("first_position"), py::arg("last_position"),
-      py::arg("matches_rank"), py::arg("matches_layout"), py::arg("cp_size"), py::arg("layout"),
-      py::arg("sequence_starts"));
+      py::arg("result"), py::arg("row"));
   py::class_<CheckResult>(m, "CheckResult")
       .def("json",
            [](const CheckResult& r) {
@@ -457,16 +570,16 @@ void bind_check(py::module_& m) {
           py::arg("lang") = "en", py::arg("digits") = py::none());
   m.def(
       "reference",
-      [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes,
-         const py::object& patches) {
+      [](const py::bytes& x, const Spec& spec, const py::dict& settings) {
+        const CallSettings o = settings_of(settings);
         refuse_fope_rotations(spec);
-        const TensorData t = read_array(x, "x", bf16_bits);
+        const TensorData t = read_array(x, "x", o.bf16_bits);
         require_finite(t, "x");  // check leaves `before` to the library (check_source says the same)
-        const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes, patches), "x", "x", "", "");
+        const Prepared p =
+            prepare(spec, t, t, pair_input(o.positions, py::none(), o.axes, o.patches), "x", "x", "", "");
         return in_shape(expected_dump(p.pair.before, p.pair.check_positions(), p.expected), p.pair);
       },
-      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "",
-      py::arg("patches") = py::none());
+      py::arg("x"), py::arg("spec"), py::arg("settings"));
   // rope.reference of more elements than one read holds: the library's slices (dump_slices.hpp) and the axes they
   // were cut by, which each slice is then read with: slices of 2^22 elements where a cut makes them so, else of at
   // most `max_elements`, at most the read's limit (smaller: the tests).
@@ -486,137 +599,41 @@ void bind_check(py::module_& m) {
         return py::make_tuple(std::string(to_string(order)), cuts);
       },
       py::arg("shape"), py::arg("positions"), py::arg("axes") = "", py::arg("max_elements") = kMaxTensorElements);
-  m.def(
-      "check",
-      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,
-         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
-         const py::object& patches, const py::object& rope_delta, const std::string& lang) {
-        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
-        const auto check_as = [&](const std::string& order) {
-          Prepared p = prepare(spec, b, a, pair_input(positions, starts, order, patches, rope_delta), "before", "after",
-                               dtype, angles);
-          return check_arranged(std::move(p.pair), p.expected, p.trial);
-        };
-        return checked(with_other_axes(check_as(axes), axes, check_as), lang);
-      },
-      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
-      py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
-      py::arg("patches") = py::none(), py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
   // check on arrays held in memory, read in place a block at a time (analysis/check/fast/dump_stream.hpp over
-  // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
+  // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks. `before` and
+  // `after`: (the .npy header, the array); `k`: None, or k's (header, array, header, array) before and after.
   m.def(
       "check_arrays",
-      [](const py::bytes& before_header, const py::buffer& before, const py::bytes& after_header,
-         const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
-         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
-         const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
-         const py::object& shift, bool strict_order, const std::string& coefficients, const py::object& shift_map,
-         const py::bytes& k_before_header, const py::object& k_before, const py::bytes& k_after_header,
-         const py::object& k_after, const std::optional<long>& kv_head) {
-        const HeldArray b = held_array(before_header, before, "before", bf16_bits),
-                        a = held_array(after_header, after, "after", bf16_bits);
+      [](const py::tuple& before, const py::tuple& after, const Spec& spec, const py::dict& settings,
+         const py::object& k) {
+        const CallSettings o = settings_of(settings);
+        const HeldArray b = held_array(before, "before", o.bf16_bits), a = held_array(after, "after", o.bf16_bits);
         // shift_map= (rope check --shift-map, (H2)): each key at its δ = new − old, which become the positions.
-        const ShiftMapDeltas map = shift_map_deltas(shift_map, positions, grad, shift);
-        TensorData tb, ta;  // their geometry: the values stay in the arrays
-        tb.shape = b.header.shape, tb.dtype = b.header.dtype, tb.stored = b.header.stored;
-        ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
-        const std::optional<double> delta =
-            shift.is_none() ? std::nullopt : std::optional<double>(shift.cast<double>());
-        // One tensor's check (q's, or k's with k_before= and k_after=), in the axes `order`.
-        const auto check_one = [&](const HeldArray& hb, const HeldArray& ha, const TensorData& gb, const TensorData& ga,
-                                   const char* nb, const char* na, const std::string& order) {
-          DumpPairInput in =
-              pair_input(map.given ? py::object(map.deltas) : positions, starts, order, patches, rope_delta);
-          in.geometry_only = true;
-          if (gb.shape == ga.shape) require_indices_within_limit(ga.shape, in);
-          Prepared p =
-              prepare(spec, gb, ga, in, nb, na, dtype, angles, map.given ? map.largest : delta, coefficients, kv_head);
-          if (map.given) {
-            set_shift_map_mode(p);
-          } else {
-            set_python_mode(p, grad, shift, !positions.is_none());
-          }
-          StreamSource source(TensorStream::in_memory(hb.data, hb.header, nb),
-                              TensorStream::in_memory(ha.data, ha.header, na), p.pair.axes, p.pair.segments_are_rows);
-          if (!dtype.empty()) source.set_dtype(parse_dtype(dtype));
-          source.set_before_setting(nb);
-          // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
-          const py::gil_scoped_release release;
-          return check_arranged(std::move(p.pair), p.expected, source, p.trial, strict_order);
-        };
-        const auto check_as = [&](const std::string& order) {
-          return check_one(b, a, tb, ta, "before", "after", order);
-        };
-        if (k_before.is_none() != k_after.is_none()) {
+        const ShiftMapDeltas map = shift_map_deltas(o.shift_map, o.positions, o.grad, o.shift);
+        if (k.is_none()) {
+          const std::array<const char*, 2> names{"before", "after"};
+          const auto as = [&](const std::string& order) { return check_held(b, a, spec, o, map, names, order); };
+          return checked(with_other_axes(as(o.axes), o.axes, as), o.lang);
+        }
+        const auto kt = k.cast<py::tuple>();
+        if (kt[1].is_none() != kt[3].is_none()) {
           throw InvalidArgument(error_msg("{0} needs {1}: k is checked before and after RoPE, as q is",
-                                          option_name(k_before.is_none() ? "k_after" : "k_before"),
-                                          option_name(k_before.is_none() ? "k_before" : "k_after")));
+                                          option_name(kt[1].is_none() ? "k_after" : "k_before"),
+                                          option_name(kt[1].is_none() ? "k_before" : "k_after")));
         }
-        if (k_before.is_none()) return checked(with_other_axes(check_as(axes), axes, check_as), lang);
-        // q and k together (check_run.hpp join_qk): the pair's rules on the geometry, each tensor checked, the pair.
-        if (grad || !shift.is_none() || map.given) {
-          throw InvalidArgument(error_msg("{0} checks q and k of the forward pass: leave out {1}",
-                                          option_name("k_before"),
-                                          option_name(grad        ? "grad"
-                                                      : map.given ? "shift_map"
-                                                                  : "shift")));
-        }
-        const HeldArray kb = held_array(k_before_header, k_before.cast<py::buffer>(), "k_before", bf16_bits),
-                        ka = held_array(k_after_header, k_after.cast<py::buffer>(), "k_after", bf16_bits);
-        TensorData tkb, tka;
-        tkb.shape = kb.header.shape, tkb.dtype = kb.header.dtype, tkb.stored = kb.header.stored;
-        tka.shape = ka.header.shape, tka.dtype = ka.header.dtype, tka.stored = ka.header.stored;
-        const auto geometry = [&](const TensorData& gb, const TensorData& ga, const char* nb, const char* na,
-                                  const py::object& at, const std::string& order) {
-          DumpPairInput in = pair_input(at, at.is_none() ? py::object(py::none()) : starts, order, patches, rope_delta);
-          in.geometry_only = true;
-          return arrange_dump_pair(gb, ga, in, nb, na);
-        };
-        require_qk_geometry(geometry(tb, ta, "before", "after", positions, axes).after,
-                            geometry(tkb, tka, "k_before", "k_after", py::none(), axes).after);
-        CheckRun q = with_other_axes(check_as(axes), axes, check_as);
-        const auto k_check_as = [&](const std::string& order) {
-          return check_one(kb, ka, tkb, tka, "k_before", "k_after", order);
-        };
-        CheckRun k = with_other_axes(k_check_as(axes), axes, k_check_as);
-        // The values of each for the pair's sample, read in place in the axes its check took.
-        const auto values = [&](const HeldArray& hb, const HeldArray& ha, const TensorData& gb, const TensorData& ga,
-                                const char* nb, const char* na, const CheckRun& run) {
-          DumpPair pair =
-              geometry(gb, ga, nb, na, positions, axes.empty() ? std::string(to_string(run.dumps.axes)) : axes);
-          if (!dtype.empty()) pair.after.dtype = pair.before.dtype = parse_dtype(dtype);
-          auto stream = std::make_shared<StreamSource>(TensorStream::in_memory(hb.data, hb.header, nb),
-                                                       TensorStream::in_memory(ha.data, ha.header, na), pair.axes,
-                                                       pair.segments_are_rows);
-          if (!dtype.empty()) stream->set_dtype(parse_dtype(dtype));
-          LoadedDumps v = arranged_geometry(std::move(pair));
-          v.stream = std::move(stream);
-          return v;
-        };
-        const LoadedDumps qv = values(b, a, tb, ta, "before", "after", q),
-                          kv = values(kb, ka, tkb, tka, "k_before", "k_after", k);
-        CheckRun joined;
-        {
-          const py::gil_scoped_release release;
-          joined = join_qk(std::move(q), std::move(k), qv, kv);
-        }
-        return checked(std::move(joined), lang);
+        const HeldArray kb = held_array(py::make_tuple(kt[0], kt[1]), "k_before", o.bf16_bits),
+                        ka = held_array(py::make_tuple(kt[2], kt[3]), "k_after", o.bf16_bits);
+        return checked(check_held_qk(b, a, kb, ka, spec, o, map), o.lang);
       },
-      py::arg("before_header"), py::arg("before"), py::arg("after_header"), py::arg("after"), py::arg("bf16_bits"),
-      py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
-      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
-      py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
-      py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "",
-      py::arg("shift_map") = py::none(), py::arg("k_before_header") = py::bytes(), py::arg("k_before") = py::none(),
-      py::arg("k_after_header") = py::bytes(), py::arg("k_after") = py::none(), py::arg("kv_head") = py::none());
+      py::arg("before"), py::arg("after"), py::arg("spec"), py::arg("settings"), py::arg("k") = py::none());
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(
       "spectrum_array",
-      [](const py::bytes& header, const py::buffer& array, bool bf16_bits, const py::object& positions,
-         const py::object& spec, const std::string& axes, const std::string& lang) {
-        const HeldArray x = held_array(header, array, "x", bf16_bits);
-        DumpPairInput in = pair_input(positions, py::none(), axes);
+      [](const py::tuple& x_held, const py::object& spec, const py::dict& settings) {
+        const CallSettings o = settings_of(settings);
+        const HeldArray x = held_array(x_held, "x", o.bf16_bits);
+        DumpPairInput in = pair_input(o.positions, py::none(), o.axes);
         std::function<RopeExpectation(int, Message&)> expected;
         if (!spec.is_none()) {
           const Spec s = py::cast<Spec>(spec);
@@ -641,7 +658,7 @@ void bind_check(py::module_& m) {
           const py::gil_scoped_release release;
           run = spectrum_of_tensor(x.data, x.header, "x", in, expected);
         }
-        const Lang l = parse_lang(lang);
+        const Lang l = parse_lang(o.lang);
         py::dict out;
         out["data"] = to_python(spectrum_value(run));
         py::list notes;
@@ -652,27 +669,25 @@ void bind_check(py::module_& m) {
         out["text"] = text.str();
         return out;
       },
-      py::arg("header"), py::arg("array"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
-      py::arg("axes") = "", py::arg("lang") = "en");
+      py::arg("x"), py::arg("spec"), py::arg("settings"));
   // rope diff on arrays: A's and B's outputs of one input, each against the expectation of the spec (FoPE's with
   // coefficients=) and against each other (analysis/check/diff_run.hpp diff_arranged): the fields of rope diff --json,
   // its text in `lang`, its JSON text.
   m.def(
       "diff",
-      [](const py::bytes& before, const py::bytes& after_a, const py::bytes& after_b, bool bf16_bits,
-         const py::object& positions, const Spec& spec, const std::string& dtype, const std::string& angles,
-         const py::object& starts, const std::string& axes, const std::string& coefficients, const std::string& name_a,
-         const std::string& name_b, const std::string& lang) {
-        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after_a, "after_a", bf16_bits),
-                         c = read_array(after_b, "after_b", bf16_bits);
-        const DumpPairInput in = pair_input(positions, starts, axes);
-        Prepared p = prepare(spec, b, a, in, "before", "after_a", dtype, angles, std::nullopt, coefficients);
+      [](const py::bytes& before, const py::bytes& after_a, const py::bytes& after_b, const Spec& spec,
+         const py::dict& settings) {
+        const CallSettings o = settings_of(settings);
+        const TensorData b = read_array(before, "before", o.bf16_bits), a = read_array(after_a, "after_a", o.bf16_bits),
+                         c = read_array(after_b, "after_b", o.bf16_bits);
+        const DumpPairInput in = pair_input(o.positions, o.starts, o.axes);
+        Prepared p = prepare(spec, b, a, in, "before", "after_a", o.dtype, o.angles, std::nullopt, o.coefficients);
         DumpPair other = arrange_dump_pair(b, c, in, "before", "after_b");
-        if (!dtype.empty()) other.after.dtype = parse_dtype(dtype);
-        DiffRun run = diff_arranged(std::move(p.pair), other.after, p.expected, name_a, name_b);
+        if (!o.dtype.empty()) other.after.dtype = parse_dtype(o.dtype);
+        DiffRun run = diff_arranged(std::move(p.pair), other.after, p.expected, o.name_a, o.name_b);
         // The text names the outputs as rope diff names its files: here by the arguments that held them.
         run.before_file = "before", run.after_a_file = "after_a", run.after_b_file = "after_b";
-        const Lang l = parse_lang(lang);
+        const Lang l = parse_lang(o.lang);
         py::dict out;
         out["data"] = to_python(Report<DiffRun>::value(run));
         std::ostringstream text, json;
@@ -682,26 +697,20 @@ void bind_check(py::module_& m) {
         out["json"] = json.str();
         return out;
       },
-      py::arg("before"), py::arg("after_a"), py::arg("after_b"), py::arg("bf16_bits"), py::arg("positions"),
-      py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(),
-      py::arg("axes") = "", py::arg("coefficients") = "", py::arg("name_a") = "A", py::arg("name_b") = "B",
-      py::arg("lang") = "en");
+      py::arg("before"), py::arg("after_a"), py::arg("after_b"), py::arg("spec"), py::arg("settings"));
   m.def(
       "identify",
-      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,
-         const py::object& starts, const std::string& axes, const py::object& patches, const py::object& rope_delta) {
-        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
+      [](const py::bytes& before, const py::bytes& after, const py::dict& settings) {
+        const CallSettings o = settings_of(settings);
+        const TensorData b = read_array(before, "before", o.bf16_bits), a = read_array(after, "after", o.bf16_bits);
         require_finite(b, "before");
-        DumpPair pair =
-            arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches, rope_delta), "before", "after");
+        DumpPair pair = arrange_dump_pair(b, a, pair_input(o, o.axes), "before", "after");
         // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify
         // --axis-positions; a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json
         // (no second builder).
         return to_python(identify_value(identify_arranged(std::move(pair))));
       },
-      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"),
-      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
-      py::arg("rope_delta") = py::none());
+      py::arg("before"), py::arg("after"), py::arg("settings"));
 }
 
 }  // namespace rope::python

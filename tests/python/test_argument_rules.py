@@ -13,6 +13,28 @@ def test_check_names_a_choice_of_the_wrong_type():
         rope.check(q, q, np.arange(4), rope.Spec(head_dim=8), angles=5)
 
 
+Q = np.zeros((4, 8), dtype=np.float32)
+SPEC8 = rope.Spec(head_dim=8)
+
+
+@pytest.mark.parametrize("call, keyword, rule", [
+    (lambda: rope.check(Q, Q, np.arange(4), SPEC8, dtype=16), "dtype", "must be a str"),
+    (lambda: rope.check(Q, Q, np.arange(4), SPEC8, axes=4), "axes", "must be a str"),
+    (lambda: rope.check(Q, Q, np.arange(4), SPEC8, lang=1), "lang", "must be a str"),
+    (lambda: rope.check(Q, Q, np.arange(4), SPEC8, kv_head=1.5), "kv_head", "must be an integer"),
+    (lambda: rope.diff(Q, Q, Q, np.arange(4), SPEC8, angles=5), "angles", "must be a str"),
+    (lambda: rope.diff(Q, Q, Q, np.arange(4), SPEC8, name_a=7), "name_a", "must be a str"),
+    (lambda: rope.identify(Q, Q, np.arange(4), axes=3), "axes", "must be a str"),
+    (lambda: rope.reference(Q, np.arange(4), SPEC8, axes=3), "axes", "must be a str"),
+    (lambda: rope.spectrum(Q, SPEC8, np.arange(4), axes=3), "axes", "must be a str"),
+])
+def test_every_call_reads_its_keywords_by_one_rule(call, keyword, rule):
+    """check, diff, identify, reference and spectrum read their keywords through one settings value: a keyword of
+    the wrong type is named with its rule in every call (rope.diff once printed pybind11's signature for angles=5)."""
+    with pytest.raises(TypeError, match=f"^{keyword} {rule}"):
+        call()
+
+
 def test_shift_map_nan_is_no_position():
     """A NaN in a shift map is no position (it was told "beyond 2^24")."""
     k = np.zeros((2, 8), dtype=np.float32)

@@ -337,9 +337,9 @@ def _positions(positions, name="positions"):
 
 def _dtype(dtype, bits):
     """The dtype override of the tolerance: none for bf16 bit patterns (the array's own type is bf16)."""
-    if dtype is None or (dtype == "bf16" and bits):
+    if not dtype or (dtype == "bf16" and bits):
         return ""
-    return str(dtype)
+    return dtype
 
 
 def _delta(rope_delta):
@@ -359,6 +359,22 @@ def _starts(sequence_starts):
     return [float(s) for s in np.asarray(sequence_starts).ravel()]
 
 
+def _settings(bits, *, positions=None, dtype=None, angles=None, sequence_starts=None, axes=None, patches=None,
+              rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None,
+              shift_map=None, kv_head=None, name_a="A", name_b="B"):
+    """The keywords of ``check``, ``diff``, ``identify`` and ``reference``, each read once by its own rule and in its
+    own name: the one settings value the library's binders take (apps/python/check.cpp, ``settings_of``), a dict of
+    the library's types. ``bits``: the arrays' 16-bit integers are bfloat16 bit patterns."""
+    return {"bf16_bits": bool(bits), "positions": _positions(positions), "dtype": _dtype(_text(dtype, "dtype"), bits),
+            "angles": _text(angles, "angles"), "sequence_starts": _starts(sequence_starts), "axes": _text(axes, "axes"),
+            "patches": _positions(patches, "patches"), "rope_delta": _delta(rope_delta), "lang": _text(lang, "lang"),
+            "grad": bool(grad), "shift": None if shift is None else float(shift), "strict_order": bool(strict_order),
+            "coefficients": "" if coefficients is None else _path(coefficients, "coefficients"),
+            "shift_map": _positions(shift_map, "shift_map"),
+            "kv_head": None if kv_head is None else _integer(kv_head, "kv_head"),
+            "name_a": _text(name_a, "name_a"), "name_b": _text(name_b, "name_b")}
+
+
 @_speaks_python("reference")
 def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
@@ -372,14 +388,14 @@ def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     (analysis/dumps/dump_slices.hpp), each read as ``rope check`` reads a dump; the result is the same as of the
     whole."""
     arr, bits = _native(x, "x", dtype)
-    pos, spec_impl, patch = _positions(positions), _spec(spec)._impl, _positions(patches, "patches")
-    if arr.size <= _REFERENCE_SLICE or patch is not None:
-        return _rope.reference(_npy_bytes(arr), bits, pos, spec_impl, axes or "", patch)
-    order, cuts = _rope.reference_slices(list(arr.shape), pos, axes or "", _REFERENCE_SLICE)
+    settings, spec_impl = _settings(bits, positions=positions, axes=axes, patches=patches), _spec(spec)._impl
+    if arr.size <= _REFERENCE_SLICE or settings["patches"] is not None:
+        return _rope.reference(_npy_bytes(arr), spec_impl, settings)
+    order, cuts = _rope.reference_slices(list(arr.shape), settings["positions"], settings["axes"], _REFERENCE_SLICE)
     out = np.empty(arr.shape, dtype=np.float64)
     for axis, start, stop in cuts:
         where = tuple(slice(start, stop) if k == axis else slice(None) for k in range(arr.ndim))
-        out[where] = _rope.reference(_npy_bytes(arr[where]), bits, pos, spec_impl, order, None)
+        out[where] = _rope.reference(_npy_bytes(arr[where]), spec_impl, {**settings, "axes": order})
     return out
 
 
@@ -575,14 +591,11 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     if k_after is not None:
         hka, ka, bits_ka = _held(k_after, "k_after", dtype)
         bits = bits or bits_ka
-    return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
-                                     _dtype(dtype, bits), _text(angles, "angles"), _starts(sequence_starts),
-                                     _text(axes, "axes"), _positions(patches, "patches"), _delta(rope_delta),
-                                     _text(lang, "lang"), bool(grad),
-                                     None if shift is None else float(shift), bool(strict_order),
-                                     "" if coefficients is None else _path(coefficients, "coefficients"),
-                                     _positions(shift_map, "shift_map"), hkb, kb, hka, ka,
-                                     None if kv_head is None else _integer(kv_head, "kv_head")))
+    settings = _settings(bits, positions=positions, dtype=dtype, angles=angles, sequence_starts=sequence_starts,
+                         axes=axes, patches=patches, rope_delta=rope_delta, lang=lang, grad=grad, shift=shift,
+                         strict_order=strict_order, coefficients=coefficients, shift_map=shift_map, kv_head=kv_head)
+    k = None if kb is None and ka is None else (hkb, kb, hka, ka)
+    return Report(_rope.check_arrays((hb, b), (ha, a), _spec(spec)._impl, settings, k))
 
 
 class DiffReport:
@@ -622,11 +635,10 @@ def diff(before, after_a, after_b, positions, spec, dtype=None, *, angles=None, 
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after_a, "after_a", dtype)
     c, bits_c = _npy(after_b, "after_b", dtype)
-    bits = bits_b or bits_a or bits_c
-    return DiffReport(_rope.diff(b, a, c, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits),
-                                 angles or "", _starts(sequence_starts), axes or "",
-                                 "" if coefficients is None else _path(coefficients, "coefficients"), str(name_a), str(name_b),
-                                 str(lang)))
+    settings = _settings(bits_b or bits_a or bits_c, positions=positions, dtype=dtype, angles=angles,
+                         sequence_starts=sequence_starts, axes=axes, coefficients=coefficients, name_a=name_a,
+                         name_b=name_b, lang=lang)
+    return DiffReport(_rope.diff(b, a, c, _spec(spec)._impl, settings))
 
 
 class SpectrumReport:
@@ -665,7 +677,8 @@ def spectrum(x, spec=None, positions=None, axes=None, *, lang="en"):
     sequence index). ``lang``: "en" or "zh". Returns a SpectrumReport."""
     h, arr, bits = _held(x, "x", None)
     impl = None if spec is None else _spec(spec)._impl
-    return SpectrumReport(_rope.spectrum_array(h, arr, bits, _positions(positions), impl, axes or "", str(lang)))
+    return SpectrumReport(_rope.spectrum_array((h, arr), impl, _settings(bits, positions=positions, axes=axes,
+                                                                         lang=lang)))
 
 
 @_speaks_python("identify")
@@ -679,8 +692,8 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
     (``rope identify --rope-delta``). Returns a dict (the keys of ``rope identify --json``)."""
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after, "after", dtype)
-    return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "",
-                          _positions(patches, "patches"), _delta(rope_delta))
+    return _rope.identify(b, a, _settings(bits_b or bits_a, positions=positions, sequence_starts=sequence_starts,
+                                          axes=axes, patches=patches, rope_delta=rope_delta))
 
 
 class VerifyReport:

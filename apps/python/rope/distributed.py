@@ -86,9 +86,10 @@ def _rank_row(before, after, positions, spec, layout, starts, size, rank, option
             if len(p) == len(own) and run(p, s).passed:
                 matches_layout = other
     flat = np.asarray(own, dtype=float).reshape(-1)
-    return _rope.rank_report(report._result, rank, f"rank {rank} (in-process)",
-                             float(flat.min()) if flat.size else 0.0, float(flat.max()) if flat.size else 0.0,
-                             matches_rank, matches_layout or "", size, layout, list(starts))
+    return _rope.rank_report(report._result, {
+        "rank": rank, "file": f"rank {rank} (in-process)", "first_position": float(flat.min()) if flat.size else 0.0,
+        "last_position": float(flat.max()) if flat.size else 0.0, "matches_rank": matches_rank,
+        "matches_layout": matches_layout, "cp_size": size, "layout": layout, "sequence_starts": list(starts)})
 
 
 def check_ranks(before, after, positions=None, spec=None, *, layout="zigzag", sequence_starts, group=None,

@@ -80,6 +80,20 @@ std::vector<long> CheckRanksReport::failing_ranks() const {
   return out;
 }
 
+RankRow rank_row(const CheckedRank& r) {
+  RankRow row;
+  row.rank = r.rank;
+  row.file = r.file;
+  row.after_file = r.after_file;
+  row.check = check_value(r.run);
+  if (!r.run.passed()) row.diagnosis = r.run.report.diagnosis.message;
+  row.first_position = r.first_position;
+  row.last_position = r.last_position;
+  row.matches_rank = r.matches_rank;
+  if (r.matches_layout) row.matches_layout = to_string(*r.matches_layout);
+  return row;
+}
+
 CheckRanksReport ranks_report(const CheckRanksRun& run) {
   CheckRanksReport out;
   out.cp_size = run.batch.cp_size;
@@ -89,19 +103,7 @@ CheckRanksReport ranks_report(const CheckRanksRun& run) {
   } else {
     out.sequence_starts = run.batch.sequence_starts;
   }
-  for (const CheckedRank& r : run.ranks) {
-    RankRow row;
-    row.rank = r.rank;
-    row.file = r.file;
-    row.after_file = r.after_file;
-    row.check = check_value(r.run);
-    if (!r.run.passed()) row.diagnosis = r.run.report.diagnosis.message;
-    row.first_position = r.first_position;
-    row.last_position = r.last_position;
-    row.matches_rank = r.matches_rank;
-    if (r.matches_layout) row.matches_layout = to_string(*r.matches_layout);
-    out.ranks.push_back(std::move(row));
-  }
+  for (const CheckedRank& r : run.ranks) out.ranks.push_back(rank_row(r));
   return out;
 }
 

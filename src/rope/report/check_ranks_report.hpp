@@ -55,6 +55,9 @@ struct CheckRanksReport {
   std::vector<long> failing_ranks() const;
 };
 
+/// A checked rank's row (rope.distributed.check_ranks makes one of its in-process check).
+RankRow rank_row(const CheckedRank& rank);
+
 /// The rows of a run checked here.
 CheckRanksReport ranks_report(const CheckRanksRun& run);
 
