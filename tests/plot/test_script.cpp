@@ -61,8 +61,8 @@ TEST(Plot, ScriptSetsALogScaleWithTidyTicksOnlyWhenAsked) {
   // Six decades: whole decades, every label a power of ten (tick_labels, test_ticks.cpp).
   f.series[0].y = vec({1, 10, 1e6});
   EXPECT_THAT(gnuplot_script(f, kPng, Style{}),
-              HasSubstr("set ytics ('10^0' 1, '10^1' 10, '10^2' 100, '10^3' 1000, '10^4' 10000, '10^5' 100000, "
-                        "'10^6' 1000000)\n"));
+              HasSubstr("set ytics ('10⁰' 1, '10¹' 10, '10²' 100, '10³' 1000, '10⁴' 10000, '10⁵' 100000, "
+                        "'10⁶' 1000000)\n"));
 }
 
 TEST(Plot, ScriptWritesOneTerminalBlockPerOutput) {

@@ -36,20 +36,22 @@ TEST(Plot, LogTicksGiveAtLeastTwoTicks) {
 TEST(Plot, OneAxisWritesItsTicksInOneNotation) {
   // 1000 beside 1e5 on one axis read as two notations (issue 68): once a tick needs an exponent, every tick is a
   // power of ten, in ASCII (the Chinese figures' font has no superscript digits).
-  EXPECT_THAT(tick_labels({1, 10, 100, 1000, 1e4, 1e5}), ElementsAre("10^0", "10^1", "10^2", "10^3", "10^4", "10^5"));
+  EXPECT_THAT(tick_labels({1, 10, 100, 1000, 1e4, 1e5}), ElementsAre("10⁰", "10¹", "10²", "10³", "10⁴", "10⁵"));
   EXPECT_THAT(tick_labels({10, 100, 1000, 1e4}), ElementsAre("10", "100", "1000", "10000"));  // no exponent needed
-  EXPECT_THAT(tick_labels({2e4, 5e4, 1e5}), ElementsAre("2×10^4", "5×10^4", "10^5"));
-  EXPECT_THAT(tick_labels({1e-5, 1e-4, 1e-3, 0.01, 0.1}), ElementsAre("10^-5", "10^-4", "10^-3", "10^-2", "10^-1"));
+  EXPECT_THAT(tick_labels({2e4, 5e4, 1e5}), ElementsAre("2×10⁴", "5×10⁴", "10⁵"));
+  EXPECT_THAT(tick_labels({1e-5, 1e-4, 1e-3, 0.01, 0.1}), ElementsAre("10⁻⁵", "10⁻⁴", "10⁻³", "10⁻²", "10⁻¹"));
   EXPECT_THAT(tick_labels({0.001, 0.002, 0.005, 0.01}), ElementsAre("0.001", "0.002", "0.005", "0.01"));
 }
 
+// Exponents in Unicode superscripts, which the figures' fonts hold (DejaVu Sans; WenQuanYi Micro Hei through the
+// cairo terminals' fallback, plot/text.hpp in_cjk_font for libgd's).
 TEST(Plot, ATickAloneIsPlainBetweenTenToTheMinusFourAndTenToTheFive) {
   EXPECT_EQ(tick_label(99999), "99999");
-  EXPECT_EQ(tick_label(1e5), "10^5");
-  EXPECT_EQ(tick_label(2.5e6), "2.5×10^6");
+  EXPECT_EQ(tick_label(1e5), "10⁵");
+  EXPECT_EQ(tick_label(2.5e6), "2.5×10⁶");
   EXPECT_EQ(tick_label(1e-4), "0.0001");
-  EXPECT_EQ(tick_label(5e-5), "5×10^-5");
-  EXPECT_EQ(tick_label(9.9999999e5), "10^6");  // the mantissa rounded up to 10 moves to the next power
+  EXPECT_EQ(tick_label(5e-5), "5×10⁻⁵");
+  EXPECT_EQ(tick_label(9.9999999e5), "10⁶");  // the mantissa rounded up to 10 moves to the next power
 }
 
 TEST(Plot, LogTicksRejectARangeThatIsNotPositive) {

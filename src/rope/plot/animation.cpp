@@ -41,7 +41,7 @@ std::string animation_script(const Animation& a, const Output& output, const Sty
                  a.delay_ms / 10, still.substr(prefix.size()), quote(output.path));
   for (std::size_t k = 0; k < a.frames.size(); ++k) {
     fmt::format_to(std::back_inserter(out), "\n# frame {} of {}\n", k + 1, a.frames.size());
-    const std::vector<std::string> plots = script::write_data_and_settings(out, a.frames[k], style);
+    const std::vector<std::string> plots = script::write_data_and_settings(out, a.frames[k], style, true);
     fmt::format_to(std::back_inserter(out), "plot {}\n", fmt::join(plots, ", \\\n     "));
   }
   out += "unset output\n";

@@ -366,8 +366,9 @@ Figure in_cjk_font(const Figure& figure) {
 
 namespace script {
 
-std::vector<std::string> write_data_and_settings(std::string& out, const Figure& figure, const Style& style) {
-  const Figure f = style.lang == "zh" ? in_cjk_font(figure) : figure;
+std::vector<std::string> write_data_and_settings(std::string& out, const Figure& figure, const Style& style,
+                                                 bool one_font) {
+  const Figure f = style.lang == "zh" && one_font ? in_cjk_font(figure) : figure;
   out += "reset\nset encoding utf8\n\n";
   const std::vector<std::string> plots = write_data(out, f);  // the data
   out += "\n";                                                // then the settings
@@ -384,7 +385,12 @@ std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, 
   std::string out;
   out += "# Figure written by rope. Run it with: gnuplot FILE\n";
   out += "# Every text is single-quoted and 'noenhanced', so _ ^ { } @ & are printed as typed.\n";
-  const std::vector<std::string> plots = script::write_data_and_settings(out, f, style);
+  // libgd draws each text in one font: where a GIF or a sixel image is among the outputs, every output gets the
+  // texts that font can draw.
+  const bool one_font = std::any_of(outputs.begin(), outputs.end(), [](const Output& o) {
+    return o.format == Format::Gif || o.format == Format::Sixel;
+  });
+  const std::vector<std::string> plots = script::write_data_and_settings(out, f, style, one_font);
   script::write_outputs(out, f, plots, outputs, style);
   return out;
 }

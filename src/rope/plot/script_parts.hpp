@@ -37,8 +37,9 @@ void write_axes(std::string& out, const Figure& f);
 void write_annotations(std::string& out, const Figure& f);
 
 /// `reset`, the datablocks and every setting of one figure (all but the output blocks); returns the plot
-/// clauses.
-std::vector<std::string> write_data_and_settings(std::string& out, const Figure& f, const Style& style);
+/// clauses. `one_font`: the figure is drawn by a terminal of one font (libgd's GIF and sixel), so a Chinese
+/// figure's texts are written in_cjk_font.
+std::vector<std::string> write_data_and_settings(std::string& out, const Figure& f, const Style& style, bool one_font);
 
 /// The `set terminal` line of a format in a style.
 std::string terminal_line(Format format, const Style& style);

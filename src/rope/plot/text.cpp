@@ -155,18 +155,84 @@ std::string fit_wide_characters(std::string_view text) {
 
 namespace rope::plot {
 
+namespace {
+
+/// The plain character of a Unicode subscript or superscript (U+2080–U+209C, U+2070–U+207F, ¹ ² ³, ᵢ ⱼ ᵀ), and
+/// which it is: '_' or '^'; nullopt for any other character.
+std::optional<std::pair<char, std::string_view>> script_character(char32_t c) {
+  static constexpr std::string_view kSubLetters = "aeohklmnpst";  // U+2090 … U+209C in this order, gaps left out
+  static constexpr char32_t kSubLetterCodes[] = {0x2090, 0x2091, 0x2092, 0x2095, 0x2096, 0x2097,
+                                                 0x2098, 0x2099, 0x209A, 0x209B, 0x209C};
+  static constexpr std::string_view kDigits[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+  if (c >= 0x2080 && c <= 0x2089) return std::pair{'_', kDigits[c - 0x2080]};
+  if (c >= 0x2074 && c <= 0x2079) return std::pair{'^', kDigits[c - 0x2070]};
+  for (std::size_t k = 0; k < kSubLetters.size(); ++k)
+    if (c == kSubLetterCodes[k]) return std::pair{'_', kSubLetters.substr(k, 1)};
+  switch (c) {
+    case 0x2070:
+      return std::pair{'^', std::string_view("0")};
+    case 0x00B9:
+      return std::pair{'^', std::string_view("1")};
+    case 0x00B2:
+      return std::pair{'^', std::string_view("2")};
+    case 0x00B3:
+      return std::pair{'^', std::string_view("3")};
+    case 0x207A:
+      return std::pair{'^', std::string_view("+")};
+    case 0x207B:
+      return std::pair{'^', std::string_view("-")};
+    case 0x207D:
+      return std::pair{'^', std::string_view("(")};
+    case 0x207E:
+      return std::pair{'^', std::string_view(")")};
+    case 0x1D40:
+      return std::pair{'^', std::string_view("T")};
+    case 0x208A:
+      return std::pair{'_', std::string_view("+")};
+    case 0x208B:
+      return std::pair{'_', std::string_view("−")};
+    case 0x208D:
+      return std::pair{'_', std::string_view("(")};
+    case 0x208E:
+      return std::pair{'_', std::string_view(")")};
+    case 0x1D62:
+      return std::pair{'_', std::string_view("i")};
+    case 0x2C7C:
+      return std::pair{'_', std::string_view("j")};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::string in_cjk_font(std::string_view text) {
-  // Each a character WenQuanYi Micro Hei lacks (its charset by fc-query) and the notation the Chinese
-  // figures write with glyphs it has, as they write R_ij and <R_m q, k> already.
-  static const std::pair<std::string_view, std::string_view> kPlain[] = {
-      {"ᵢ", "_i"}, {"ⱼ", "_j"}, {"ₘ", "_m"}, {"ₙ", "_n"}, {"₀", "_0"},
-      {"ᵀ", "^T"}, {"⁶", "^6"}, {"⟨", "<"},  {"⟩", ">"},  {"✗", "x"},
-  };
-  std::string out(text);
-  for (const auto& [from, to] : kPlain) {
-    for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
-      out.replace(at, from.size(), to);
+  // Each run of subscripts (superscripts) becomes _ (^) and its plain characters, in braces where the run is more
+  // than a number (R_{n−m}, p_{a(j)}; 10^-4, 10^12): the notation the Chinese figures write with glyphs their
+  // font has. Angle brackets and ✗, which WenQuanYi Micro Hei lacks too (its charset by fc-query), as < > x.
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    const std::optional<char32_t> cp = decode_utf8(text, i);
+    const auto script = cp ? script_character(*cp) : std::nullopt;
+    if (!script) {
+      const std::string_view c = text.substr(start, i - start);
+      out += c == "⟨" ? "<" : c == "⟩" ? ">" : c == "✗" ? "x" : std::string(c);
+      continue;
     }
+    std::string run(script->second);
+    for (std::size_t next = i; next < text.size();) {
+      const std::optional<char32_t> more = decode_utf8(text, next);
+      const auto same = more ? script_character(*more) : std::nullopt;
+      if (!same || same->first != script->first) break;
+      run += same->second;
+      i = next;
+    }
+    const bool number = std::all_of(run.begin(), run.end(), [](char c) { return std::isdigit(c) || c == '-'; });
+    out += script->first;
+    out += run.size() == 1 || number ? run : "{" + run + "}";
   }
   return out;
 }

@@ -32,9 +32,10 @@ std::string squash(std::string_view text);
 std::string fit_wide_characters(std::string_view text);
 
 /// `text` with the few characters the Chinese figures' font (WenQuanYi Micro Hei) lacks written with
-/// glyphs it has: subscripts and superscripts as _i and ^T (θᵢ → θ_i, QKᵀ → QK^T), angle brackets as
-/// < >. gnuplot's GIF and sixel terminals (libgd) draw a missing glyph as an empty box; the cairo ones
-/// would fall back to another font, in another style. Every text of a Chinese figure goes through it.
+/// glyphs it has: a run of subscripts or superscripts as _ or ^ and its characters (θᵢ → θ_i, QKᵀ → QK^T,
+/// Rₙ₋ₘ → R_{n−m}, 10⁻⁴ → 10^-4), angle brackets as < >. gnuplot's GIF and sixel terminals (libgd) draw
+/// a missing glyph as an empty box, so a Chinese figure drawn into one of them goes through it; the cairo
+/// terminals (PNG, PDF) and SVG take each glyph WenQuanYi lacks from another font (DejaVu Sans) and keep them.
 std::string in_cjk_font(std::string_view text);
 
 /// Whether `text` holds an ASCII control character (below 0x20, or DEL).

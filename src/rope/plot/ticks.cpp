@@ -54,13 +54,21 @@ constexpr std::array<int, 1> k1 = {1};
 
 namespace {
 
+/// An integer in Unicode superscripts (10⁵, 10⁻⁴), which the figures' fonts hold (plot/text.hpp in_cjk_font).
+std::string superscript(int n) {
+  static constexpr std::string_view kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string out = n < 0 ? "⁻" : "";
+  for (const char c : std::to_string(std::abs(n))) out += kDigits[c - '0'];
+  return out;
+}
+
 std::string exponent_label(double x) {
   int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
   double mantissa = std::round(x / std::pow(10.0, exponent) * 1e6) / 1e6;
   if (std::abs(mantissa) >= 10) mantissa /= 10, ++exponent;  // 9.9999999 rounded up to 10
-  if (mantissa == 1) return fmt::format("10^{}", exponent);
-  if (mantissa == -1) return fmt::format("-10^{}", exponent);
-  return fmt::format("{:g}×10^{}", mantissa, exponent);
+  if (mantissa == 1) return "10" + superscript(exponent);
+  if (mantissa == -1) return "-10" + superscript(exponent);
+  return fmt::format("{:g}×10{}", mantissa, superscript(exponent));
 }
 
 /// Whether `x` is written with an exponent on its own: 10^5 and more, or under 10^-4 (but not 0).

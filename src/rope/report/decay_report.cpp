@@ -50,8 +50,8 @@ plot::Figure make_figure(const DecayRequest& opt, int d, const std::vector<Decay
       fig.ylabel = opt.normalize ? f.tr("score / d") : f.tr("score");
       break;
     case DecayKind::Random:
-      fig.title = f.tr("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {0} pairs, d = {1}", opt.sample_count(), d);
-      fig.ylabel = f.tr("score <R_m q, k>");
+      fig.title = f.tr("random q, k ~ N(0, I): mean ± 1σ of ⟨Rₘ q, k⟩ over {0} pairs, d = {1}", opt.sample_count(), d);
+      fig.ylabel = f.tr("score ⟨Rₘ q, k⟩");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.tr("expected value 0"), -1});
       break;
   }

@@ -264,12 +264,14 @@ plot::Figure cache_figure(const LayoutCache& cache, const Text& t) {
   }
   const double top = -1.9;  // the tables' names clear of the frame's top edge (row −0.5) and under the title
   using Anchor = plot::Label::Anchor;
-  fig.labels.push_back({x0s[0] + (d - 1) / 2.0, top, t.tr("half layout"), Anchor::Center});
-  fig.labels.push_back({x0s[1] + (d - 1) / 2.0, top, t.tr("interleaved layout"), Anchor::Center});
-  fig.labels.push_back({x0s[2] + (half - 1) / 2.0, top, "gpt-oss", Anchor::Center});
-  fig.labels.push_back({-(pad + 1) / 2.0, (P - 1) / 2.0, "cos", Anchor::Center});
-  fig.labels.push_back({-(pad + 1) / 2.0, P + 1 + (P - 1) / 2.0, "sin", Anchor::Center});
-  fig.labels.push_back({-(pad + 1) / 2.0, 2 * (P + 1) + (P - 1) / 2.0, t.tr("angle/π"), Anchor::Center});
+  fig.labels.push_back({x0s[0] + (d - 1) / 2.0, top, t.tr("half layout"), Anchor::Center, std::nullopt, std::nullopt});
+  fig.labels.push_back(
+      {x0s[1] + (d - 1) / 2.0, top, t.tr("interleaved layout"), Anchor::Center, std::nullopt, std::nullopt});
+  fig.labels.push_back({x0s[2] + (half - 1) / 2.0, top, "gpt-oss", Anchor::Center, std::nullopt, std::nullopt});
+  fig.labels.push_back({-(pad + 1) / 2.0, (P - 1) / 2.0, "cos", Anchor::Center, std::nullopt, std::nullopt});
+  fig.labels.push_back({-(pad + 1) / 2.0, P + 1 + (P - 1) / 2.0, "sin", Anchor::Center, std::nullopt, std::nullopt});
+  fig.labels.push_back(
+      {-(pad + 1) / 2.0, 2 * (P + 1) + (P - 1) / 2.0, t.tr("angle/π"), Anchor::Center, std::nullopt, std::nullopt});
   fig.key = plot::Figure::Key::Below;
   return fig;
 }

@@ -239,7 +239,7 @@ plot::Figure matrix_figure(const MatrixRun& run, const Text& f) {
   plot::Heatmap h;
   h.z = run.matrix;
   h.rows_downward = true;
-  h.colorbar_label = f.tr("entry R_ij");
+  h.colorbar_label = f.tr("entry Rᵢⱼ");
   fig.heatmap = h;
   return fig;
 }

@@ -145,13 +145,13 @@ plot::Figure precision_figure(const PrecisionRun& run, const Text& f) {
       break;
     case PrecisionMetric::Vector:
       fig.title =
-          f.tr("error of the rotated vector R_m q in low precision, d = {0}, base = {1}", s.dim, format_number(s.base));
-      fig.ylabel = f.tr("‖R_m q − exact‖ / ‖q‖ (RMS)");
+          f.tr("error of the rotated vector Rₘ q in low precision, d = {0}, base = {1}", s.dim, format_number(s.base));
+      fig.ylabel = f.tr("‖Rₘ q − exact‖ / ‖q‖ (RMS)");
       break;
     case PrecisionMetric::Identity:
-      fig.title = f.tr("error of ⟨R_m q, R_n k⟩ = qᵀ R_{{n−m}} k in low precision, n = m + {0}, d = {1}",
+      fig.title = f.tr("error of ⟨Rₘ q, Rₙ k⟩ = qᵀ Rₙ₋ₘ k in low precision, n = m + {0}, d = {1}",
                        format_number(s.distance), s.dim);
-      fig.ylabel = f.tr("|⟨R_m q, R_n k⟩ − qᵀ R_{n−m} k| (RMS)");
+      fig.ylabel = f.tr("|⟨Rₘ q, Rₙ k⟩ − qᵀ Rₙ₋ₘ k| (RMS)");
       break;
   }
   for (const CurveErrors& c : run.curves) {

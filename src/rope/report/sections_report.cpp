@@ -330,8 +330,10 @@ std::string grid_map_name(const SectionsRun& run, const Text& t) {
   const std::string& column = run.maps[run.grid_map].column;
   const std::string word = column == "chunked"       ? t.tr("chunked")
                            : column == "interleaved" ? t.tr("interleaved")
-                           : column == "grid"        ? t.tr("latent grid")
                                                      : column;
+  // A diffusion transformer's grid: each axis its own block of pairs, its own ladder (grid_rope.hpp).
+  if (run.marked && column == "grid")
+    return t.tr("{0}'s axes on its latent grid, each its own block of pairs", sections_from(run, t));
   if (run.marked) return t.tr("{0}'s own map ({1})", sections_from(run, t), word);
   return t.tr("Qwen3-VL's interleave (A3) of the sections [{0}]", sections_list(run));
 }
@@ -477,7 +479,7 @@ std::vector<plot::Figure> sections_grid_frames(const SectionsRun& run, const Tex
     const std::array<int, 3>& p = g.walk[k];
     plot::Figure fig;
     fig.diagram = true;
-    fig.title = t.tr("p = ({0}, {1}, {2}): pair j turned by θ_j·p_a(j), {3}", p[0], p[1], p[2], grid_map_name(run, t));
+    fig.title = t.tr("p = ({0}, {1}, {2}): pair j turned by θⱼ·pₐ₍ⱼ₎, {3}", p[0], p[1], p[2], grid_map_name(run, t));
     draw_grid_cells(fig, g, {p}, {"p"}, t);
     std::vector<double> tip_x, tip_y;
     for (int j = 0; j < pairs; ++j) {

@@ -165,7 +165,7 @@ plot::Figure spectrum_figure(const SpectrumRun& run, const Text& t) {
   for (Eigen::Index j = 0; j < n; ++j) x[j] = finite ? pairs[static_cast<std::size_t>(j)].wavelength : double(j);
   plot::Figure fig;
   fig.title = t.tr("rope spectrum: {0}", escape_controls(run.file));
-  fig.xlabel = finite ? t.tr("wavelength λ_j = 2π/θ_j (positions)") : t.tr("pair j");
+  fig.xlabel = finite ? t.tr("wavelength λⱼ = 2π/θⱼ (positions)") : t.tr("pair j");
   fig.ylabel = t.tr("energy share / the largest; frequency entropy / ln⌊T/2⌋");
   fig.log_x = finite;
   fig.yrange = std::make_pair(0.0, 1.05);
