@@ -25,9 +25,10 @@ const PAGE_TEXT = [
   N_("⋮ {0} pairs"),
   N_("8. a latent grid: which pair reads which axis"), N_("model (panel 8)"), N_("frames"), N_("rows"),
   N_("columns"),
-  N_("A text token is one position on every axis; a patch has a frame, a row and a column. Click a patch: its right neighbour differs in w alone, so only the w pairs (green) turn them apart."),
+  N_("A text token is one position on every axis; a patch has a frame, a row and a column. Click a patch: its next column, row and frame each differ in one axis, so only that axis's pairs turn them apart (the bar rows under the pairs)."),
+  N_("The text reaches the video through cross-attention and carries no position; a patch has a frame, a row and a column. Click a patch: its next column, row and frame each differ in one axis, so only that axis's pairs turn them apart (the bar rows under the pairs)."),
   N_("Say: every pair of the head reads one axis; two patches of one row differ in the column alone. Point at: the marked pairs, all green. Then switch the model: Qwen2-VL's w pairs are one slow block, Qwen3-VL's every third pair from fast to slow."),
-  N_("frame {0}"), N_("the angle differs"),
+  N_("frame {0}"), N_("bars: the pairs whose angle differs"), N_("from the next column, row and frame"),
   N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
@@ -106,6 +107,10 @@ const LIBRARY_TEXT = [
   N_("changed, by design: s(p) {0} → {1}"),
   N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, just the w pairs"),
   N_("patches ({0}, {1}, {2}) and ({3}, {4}, {5}) lie in one row: {6} of {7} pairs turn them apart, not only the w pairs"),
+  N_("next row ({0}, {1}, {2}): {3} of {4} pairs turn it apart, just the h pairs"),
+  N_("next row ({0}, {1}, {2}): {3} of {4} pairs turn it apart, not only the h pairs"),
+  N_("next frame ({0}, {1}, {2}): {3} of {4} pairs turn it apart, just the t pairs"),
+  N_("next frame ({0}, {1}, {2}): {3} of {4} pairs turn it apart, not only the t pairs"),
 ];
 
 // Choices a slider steps through: keyboard arrows move one choice, so a class sees round values.
@@ -653,7 +658,8 @@ function commands(s, f) {
     "att-sinusoidal": `${att} --encoding sinusoidal${zh}`,
     pairs: `rope frequencies ${db}${scale}${zh}`,
     cache: `rope layouts ${db}${scale} --cache --png cache.png${zh}`,
-    axes: `rope sections --model ${s.grid_model}${zh}`,
+    axes: `rope sections --model ${s.grid_model} --grid ${s.grid_frames}x${s.grid_rows}x${s.grid_columns} ` +
+          `--patch ${gridPatch.join(",")}${zh}`,
   };
 }
 
@@ -725,7 +731,29 @@ function svgTextSize(t) {
   if (!t.textContent.trim() || box.width === 0) return Infinity;
   return Number(t.getAttribute("font-size")) * box.width / svg.viewBox.baseVal.width;
 }
+// The controls' parts that overlap as drawn: a label's text, its control and its value against each other and
+// against every other control's ("" when none do), in either mode. A long option (the layout's) must not run over
+// the next control's label at 1280×720 (tests/browser/check_live.py).
+function controlsOverlap() {
+  const parts = [];
+  $("controls").querySelectorAll("label").forEach((label, k) => {
+    for (const e of label.children) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) parts.push({label: k, name: `${label.textContent.trim().slice(0, 16)}:${e.tagName.toLowerCase()}`, r});
+    }
+  });
+  const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const found = [];
+  for (let i = 0; i < parts.length; ++i) {
+    for (let j = i + 1; j < parts.length; ++j) {
+      if (hit(parts[i].r, parts[j].r)) found.push(`${parts[i].name} × ${parts[j].name}`);
+    }
+  }
+  return found.join("; ");
+}
+
 function measure() {
+  document.body.dataset.controlsOverlap = controlsOverlap();
   if (!presenting) {
     let label = Infinity;
     for (const t of document.querySelectorAll("#panels svg text")) label = Math.min(label, svgTextSize(t));
@@ -946,9 +974,11 @@ function fromAddress(hash) {
   update();  // the commands in the address's language
 }
 // Panel 8 (Part 9 of docs/classroom.md): a latent grid of frames × rows × columns, one patch (a click chooses it)
-// and its right neighbour, and the head's pairs coloured by the axis each reads, the pairs whose angles differ
-// between the two patches marked by a black bar under them. The library computes it all (rope.axes_grid: analysis/teaching/axes_grid.hpp);
-// the page draws it. The colours are those of `rope sections`' figure: t blue, h orange, w green.
+// and its neighbours (the next column, row and frame, where the grid has them), and the head's pairs coloured by the
+// axis each reads, with a row of bars per neighbour under the pairs whose angles differ between the patch and it. The
+// library computes it all (rope.axes_grid: analysis/teaching/axes_grid.hpp), the sentences too; the page draws it.
+// The colours are those of `rope sections`' figure: t blue, h orange, w green; a neighbour is outlined, and its bars
+// drawn, in the colour of the axis it steps along.
 const AXIS_COLOURS = {t: "#0072b2", h: "#d55e00", w: "#009e73", e: "#777777"};
 let gridPatch = [0, 0, 0];
 function drawGrid(s) {
@@ -959,12 +989,19 @@ function drawGrid(s) {
   const g = rope.axes_grid({...s, grid_frame: gridPatch[0], grid_row: gridPatch[1], grid_column: gridPatch[2]});
   if (g.error !== undefined) {
     $("grid-sentence").textContent = tr("rope: {0}", lang === "zh" ? g.error_zh : g.error);
+    $("grid-neighbours").textContent = "";
     return;
   }
   const v = g.value;
   $("grid-sentence").textContent = g.sentence;
+  $("grid-neighbours").textContent = g.neighbour_sentences.join("\n");
+  $("grid-text").textContent = tr(s.grid_model.startsWith("wan")
+    ? "The text reaches the video through cross-attention and carries no position; a patch has a frame, a row and a column. Click a patch: its next column, row and frame each differ in one axis, so only that axis's pairs turn them apart (the bar rows under the pairs)."
+    : "A text token is one position on every axis; a patch has a frame, a row and a column. Click a patch: its next column, row and frame each differ in one axis, so only that axis's pairs turn them apart (the bar rows under the pairs).");
+  const outline = new Map();  // "f,r,c" → the colour of the axis a neighbour steps along
+  for (const n of v.neighbours) outline.set(n.patch.join(","), AXIS_COLOURS[n.axis]);
   // The frames side by side, each a block of rows × columns cells.
-  const gap = 24, top = 40, width = 540, height = 200;
+  const gap = 24, top = 40, width = 540, height = 170;
   const cell = Math.min((width - gap * (v.frames - 1)) / (v.frames * v.columns), height / v.rows);
   const blockW = cell * v.columns, left = 20 + (width - v.frames * blockW - gap * (v.frames - 1)) / 2;
   for (let f = 0; f < v.frames; ++f) {
@@ -973,10 +1010,10 @@ function drawGrid(s) {
     for (let r = 0; r < v.rows; ++r) {
       for (let c = 0; c < v.columns; ++c) {
         const first = f === v.first[0] && r === v.first[1] && c === v.first[2];
-        const second = f === v.second[0] && r === v.second[1] && c === v.second[2];
-        const rect = el(svg, "rect", {x: x0 + c * cell + 1, y: top + r * cell + 1, width: cell - 2, height: cell - 2,
-          class: "cell", fill: first || second ? "#fff3c4" : "#f2f2f2",
-          stroke: first ? BLUE : second ? ORANGE : "#bbb", "stroke-width": first || second ? 4 : 1});
+        const next = outline.get(`${f},${r},${c}`);
+        const rect = el(svg, "rect", {x: x0 + c * cell + 2, y: top + r * cell + 2, width: cell - 4, height: cell - 4,
+          class: "cell", fill: first || next ? "#fff3c4" : "#f2f2f2",
+          stroke: first ? "#000" : next || "#bbb", "stroke-width": first || next ? 4 : 1});
         rect.addEventListener("click", () => {
           if (c + 1 < v.columns) {
             gridPatch = [f, r, c];
@@ -990,24 +1027,33 @@ function drawGrid(s) {
       }
     }
   }
-  // The pairs, one square each, coloured by axis; a black bar under a pair whose angle differs between the two patches.
-  const n = v.axes.length, y0 = top + v.rows * cell + 50, pw = 540 / n;
-  const differing = new Set(v.differing);
+  // The pairs, one square each, coloured by axis; under them a row of bars per neighbour, in its axis's colour,
+  // under each pair whose angle differs between the patch and that neighbour.
+  const n = v.axes.length, y0 = top + v.rows * cell + 40, pw = 540 / n;
   for (let j = 0; j < n; ++j) {
     const a = v.axes[j];
-    el(svg, "rect", {x: 20 + j * pw, y: y0, width: Math.max(1, pw - 1), height: 36, fill: AXIS_COLOURS[a] || GREY});
-    if (differing.has(j)) el(svg, "rect", {x: 20 + j * pw, y: y0 + 42, width: Math.max(1, pw - 1), height: 14, fill: "#000"});
+    el(svg, "rect", {x: 20 + j * pw, y: y0, width: Math.max(1, pw - 1), height: 30, fill: AXIS_COLOURS[a] || GREY});
   }
-  el(svg, "text", {x: 20, y: y0 - 10, "font-size": 20}, "j = 0");
-  el(svg, "text", {x: 560, y: y0 - 10, "text-anchor": "end", "font-size": 20}, `${n - 1}`);
+  v.neighbours.forEach((nb, k) => {
+    const differing = new Set(nb.differing);
+    for (let j = 0; j < n; ++j) {
+      if (differing.has(j)) {
+        el(svg, "rect", {x: 20 + j * pw, y: y0 + 34 + 13 * k, width: Math.max(1, pw - 1), height: 9,
+          fill: AXIS_COLOURS[nb.axis]});
+      }
+    }
+  });
+  el(svg, "text", {x: 20, y: y0 - 8, "font-size": 20}, "j = 0");
+  el(svg, "text", {x: 560, y: y0 - 8, "text-anchor": "end", "font-size": 20}, `${n - 1}`);
   let x = 20;
+  const legend = y0 + 34 + 13 * v.neighbours.length + 6;
   for (const a of ["t", "h", "w"]) {
-    el(svg, "rect", {x, y: y0 + 80, width: 20, height: 20, fill: AXIS_COLOURS[a]});
-    el(svg, "text", {x: x + 28, y: y0 + 97, "font-size": 20}, `${a}: ${v.per_axis[a]}`);
+    el(svg, "rect", {x, y: legend, width: 20, height: 20, fill: AXIS_COLOURS[a]});
+    el(svg, "text", {x: x + 28, y: legend + 17, "font-size": 20}, `${a}: ${v.per_axis[a]}`);
     x += 120;
   }
-  el(svg, "rect", {x: 20, y: y0 + 119, width: 20, height: 14, fill: "#000"});
-  el(svg, "text", {x: 48, y: y0 + 133, "font-size": 20}, tr("the angle differs"));
+  el(svg, "text", {x: 20, y: legend + 44, "font-size": 20}, tr("bars: the pairs whose angle differs"));
+  el(svg, "text", {x: 20, y: legend + 66, "font-size": 20}, tr("from the next column, row and frame"));
 }
 
 const opened = location.hash;  // read before the first update writes the defaults there

@@ -410,8 +410,8 @@ val attention(val p) {
 
 /// Part 9's latent grid (analysis/teaching/axes_grid.hpp): the preset `grid_model`'s axis map (resolved as
 /// `rope sections --model` resolves it), a grid of grid_frames × grid_rows × grid_columns patches and the patch
-/// (grid_frame, grid_row, grid_column) with its right neighbour: the value (every pair's axis, both patches'
-/// angles, the pairs that differ) and the part's sentence in the page's language.
+/// (grid_frame, grid_row, grid_column) with its neighbours: the value (every pair's axis, both patches' angles, the
+/// pairs that differ from each neighbour) and the part's sentences in the page's language.
 val axes_grid(val p) {
   return guarded([&] {
     rope::AxesGridRequest request;
@@ -424,11 +424,17 @@ val axes_grid(val p) {
     rope::Value o = rope::Value::object();
     o["value"] = rope::axes_grid_value(run);
     o["sentence"] = rope::axes_grid_sentence(run).in(language(p));
+    // The next row's and frame's patch, where the grid has them, as `rope sections --grid --patch` says them (the
+    // next column's is the sentence above).
+    rope::Value neighbours = rope::Value::array();
+    for (const rope::AxesGridNeighbour& n : run.neighbours)
+      if (n.axis != 2) neighbours.push_back(rope::axes_grid_neighbour_sentence(run, n).in(language(p)));
+    o["neighbour_sentences"] = std::move(neighbours);
     return to_val(o);
   });
 }
 
-/// A figure's tick label as rope's figures write it (plot/ticks.hpp): "5", "0.25", "10^5".
+/// A figure's tick label as rope's figures write it (plot/ticks.hpp): "5", "0.25", "10⁵".
 std::string tick_label(double x) { return rope::plot::tick_label(x); }
 
 }  // namespace

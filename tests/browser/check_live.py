@@ -28,7 +28,8 @@ value it compares is read from a command's stdout.
                (docs/math.md (M13)). The largest relative use of that tolerance is printed.
 
 Also: the figures' labels at least 21 px at 1920×1080 (28 in presenter mode) as Chromium draws them, panel 1's
-vector labels apart where the vectors coincide, tables
+vector labels apart where the vectors coincide, the controls apart at 1280×720 and 1920×1080, panel 8's next-row and
+next-frame sentences as `rope sections --grid --patch` prints them, tables
 that fit their boxes, no console message, the page computed (data-updates), the two languages show the same numbers and name the
 same commands (the Chinese page's with --lang zh), and
 screenshots in both languages are not blank. Run by `make browser-test` on the page it has just built from the
@@ -202,6 +203,17 @@ def check_axes(exe, dom, cmd, where):
     differing, pairs = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(4)), int(m.group(3)))
     if (differing, pairs) != (w, len(rows)) or ("just the w pairs" not in sentence and "恰好是那些 w 对" not in sentence):
         sys.exit(f"{where}: panel 8 says {sentence!r}; {cmd['axes']} has {w} w pairs of {len(rows)}")
+    check_neighbours(exe, dom, cmd, where)
+
+
+def check_neighbours(exe, dom, cmd, where):
+    """Panel 8's next row and frame, where the grid has them: the page's lines are the command's, word for word,
+    each in the page's language (the Chinese page's command prints Chinese)."""
+    text = rope(exe, cmd["axes"])
+    lines = [line.strip() for line in dom.ids.get("grid-neighbours", [""])[0].splitlines() if line.strip()]
+    for line in lines:
+        if line not in text:
+            sys.exit(f"{where}: panel 8 says {line!r}, which {cmd['axes']} does not print")
 
 
 def check_state(exe, dom, where):
@@ -465,6 +477,25 @@ def check_sizes(page, profile):
     print("smallest figure label at 1920×1080 outside presenter mode (px): " + ", ".join(f"{v:g}" for v in sizes))
 
 
+def check_controls(page, profile):
+    """The controls as Chromium draws them at 1280×720 (a projector) and 1920×1080, in both languages, outside and in
+    presenter mode: no label's text, control or value overlaps another's (body[data-controls-overlap], measured by
+    the page: the layout menu's long option once ran over the next control's label at 1280×720)."""
+    checked = 0
+    for window in ((1280, 720), (1920, 1080)):
+        for lang in ("en", "zh"):
+            for state in ("d=8", "d=8&present=1", "d=8&present=8"):
+                dumped = headless.chromium(f"file://{page}#lang={lang}&{state}", window, profile, "--dump-dom")
+                body = re.search(r"<body([^>]*)>", dumped).group(1)
+                m = re.search(r'data-controls-overlap="([^"]*)"', body)
+                if m is None:
+                    sys.exit(f"{window[0]}×{window[1]} ({lang}, #{state}): the page measured no controls")
+                if m.group(1):
+                    sys.exit(f"{window[0]}×{window[1]} ({lang}, #{state}): controls overlap: {html.unescape(m.group(1))}")
+                checked += 1
+    print(f"controls apart in {checked} states (1280×720 and 1920×1080, both languages, presenter mode too)")
+
+
 def check_labels(page, profile):
     """Panel 1's vector labels (issue 51): where two drawn vectors nearly coincide (m = 5000, n = 2 puts Rₘᵀq on
     Rₙk; m = n = 0 puts Rₘq and Rₘᵀq on q) their labels are placed apart. The page reports each label's box as
@@ -521,6 +552,7 @@ def main():
                 else:  # the Chinese page: its own panel 1 command run as named (it prints Chinese), and the
                     # English page's commands with --lang zh
                     check_pair(exe, dom, commands(dom, where), where)
+                    check_neighbours(exe, dom, commands(dom, where), where)
                 shown[lang] = {i: v[1] for i, v in dom.ids.items() if v[1] is not None}
                 named[lang] = commands(dom, where)
             if shown["en"] != shown["zh"]:
@@ -534,6 +566,7 @@ def main():
         check_unknown_language(page, profile)
         check_sizes(page, profile)
         check_labels(page, profile)
+        check_controls(page, profile)
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
             url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
             screenshot(url, profile, os.path.join(out, f"live.{lang}.png"))
