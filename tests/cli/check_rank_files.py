@@ -4,8 +4,8 @@
 cp_positions.py's independent ports of the splits, one rank planted with each mistake; one command names the failing
 ranks and each mistake: positions not offset per rank (found not_offset), another rank's positions ("rank 2 matches
 rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Each rank's report
-(`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON (issue 80
-item 2). Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
+(`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON; each
+rank's plain `rope check --json` report merged gives the same verdicts and numbers, with no batch named. Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
 does not match; for --merge a rank's report missing, two of one rank, malformed JSON, reports of two layouts (exit 3: a
 report that cannot be read). Hostile inputs: ranks that numbered their own tokens from 0 beside the batch's starts
 (refused: a false PASS before), the cp size taken from the files, every option beside --rank-files and --merge read
@@ -107,6 +107,60 @@ def hostile(a, common, z, zr):
     return failures
 
 
+def plain_reports(a, layout, d, rep):
+    """Each rank checked on its own by a plain `rope check … --json` at its file's positions, the reports named by
+    rank and merged: the ranks' verdicts and numbers are the one command's (its rows' `passed`, `failing`,
+    `max_ratio`), the header says no batch was compared, rows hold no positions; a rank's report missing and reports
+    of the two kinds refused in one line."""
+    failures = []
+    plain = os.path.join(a.out, layout + "_plain")
+    shutil.rmtree(plain, ignore_errors=True)
+    os.makedirs(plain)
+    for k in range(4):
+        dump = os.path.join(d, f"rank{k}.pt")
+        code, out, err = run(a.rope, ["check", "--before", dump, "--after", dump, "--before-tensor", "q",
+                                      "--after-tensor", "q_rope", "--positions", "@" + dump, "--positions-tensor",
+                                      "positions", "--layout", "half", "--json"])
+        with open(os.path.join(plain, f"rank{k}.json"), "w") as f:
+            f.write(out)
+    code, out, err = run(a.rope, ["check", "--merge", plain, "--json"])
+    if code != (0 if rep["passed"] else 1):
+        return [f"{layout}, plain reports merged: exit {code}: {err}"]
+    merged = json.loads(out)
+    for one, want in zip(merged["ranks"], rep["ranks"]):
+        got = {k: one[k] for k in ("rank", "passed", "failing", "max_ratio")}
+        if got != {k: want[k] for k in got} or one["first_position"] is not None:
+            failures.append(f"{layout}, plain reports merged: rank {one['rank']} is {got}, the one command's "
+                            f"{ {k: want[k] for k in got} }")
+    if merged["failing_ranks"] != rep["failing_ranks"] or merged["cp_layout"] is not None:
+        failures.append(f"{layout}, plain reports merged: failing ranks {merged['failing_ranks']}")
+    code, text, err = run(a.rope, ["check", "--merge", plain])
+    if "compared with no packed batch" not in text or "positions in" in text:
+        failures.append(f"{layout}, plain reports merged: {text}")
+    # Named otherwise, the ranks are read by --rank-of; beside reports of ranks it is refused.
+    named = os.path.join(a.out, layout + "_plain_named")
+    shutil.rmtree(named, ignore_errors=True)
+    os.makedirs(named)
+    for k in range(4):
+        shutil.copy(os.path.join(plain, f"rank{k}.json"), os.path.join(named, f"step7_q{k}.json"))
+    code, by_pattern, err = run(a.rope, ["check", "--merge", named, "--rank-of", "q{N}.json", "--json"])
+    if [r["passed"] for r in json.loads(by_pattern or "{\"ranks\": []}")["ranks"]] != [r["passed"] for r in
+                                                                                     merged["ranks"]]:
+        failures.append(f"{layout}, plain reports named q{{N}}.json merged by --rank-of: exit {code}: {err}")
+    problem = one_line(*run(a.rope, ["check", "--merge", os.path.join(a.out, layout + "_reports"), "--rank-of",
+                                     "rank{N}.json"]), 2, ["leave out --rank-of"])
+    if problem:
+        failures.append(f"{layout}, --rank-of beside reports of ranks: {problem}")
+    some = [os.path.join(plain, f"rank{k}.json") for k in (0, 1, 3)]
+    for name, paths, words in (("a rank's plain report missing", some, "no report of rank 2"),
+                               ("reports of two kinds", some + [os.path.join(a.out, layout + "_reports", "rank2.json")],
+                                "reports of two kinds")):
+        problem = one_line(*run(a.rope, ["check", "--merge"] + paths), 2, [words])
+        if problem:
+            failures.append(f"{layout}, {name}: {problem}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rope", required=True)
@@ -151,6 +205,7 @@ def main():
         if [m[0] for m in merged] != [1, 1] or merged[0][1] != text or merged[1][1] != out:
             failures.append(f"{layout}: the merged reports differ from the one command's "
                             f"(exit {[m[0] for m in merged]}): {merged[0][1]}{merged[0][2]}")
+        failures += plain_reports(a, layout, d, rep)
     # Bad inputs: one line, exit 2.
     z = os.path.join(a.out, "zigzag")
     dup = os.path.join(a.out, "dup")

@@ -91,7 +91,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadMerge{"none", {}, "no report"},
         BadMerge{"not JSON", {{"x.json", "{\"ranks\": ["}}, "x.json: not valid JSON"},
-        BadMerge{"a single check's report", {{"x.json", "{\"passed\": true}"}}, "no 'ranks'"},
+        // A plain check's report: its rank from its name, its verdict from its numbers.
+        BadMerge{"a plain report named by no number", {{"x.json", "{\"passed\": true}"}}, "x.json"},
+        BadMerge{"a plain report without numbers", {{"rank0.json", "{\"passed\": true}"}}, "without whole 'failing'"},
+        BadMerge{"a plain report's rank missing",
+                 {{"rank1.json", "{\"passed\": true, \"failing\": 0, \"max_ratio\": 0.5}"}},
+                 "no report of rank 0"},
+        BadMerge{"reports of two kinds",
+                 {{"rank1.json", "{\"passed\": true, \"failing\": 0, \"max_ratio\": 0.5}"}, {"a", report(0, true)}},
+                 "reports of two kinds"},
         BadMerge{"a rank missing", {{"a", report(0, true)}}, "no report of rank 1"},
         BadMerge{
             "two of one rank", {{"a", report(0, true)}, {"b", report(0, true)}}, "two reports of rank 0: 'a' and 'b'"},

@@ -220,6 +220,55 @@ struct Merging {
   std::string first_path, first_check;  // the first report's name; the first row's mode and expectation, as JSON
   std::size_t count = 0, total = 0, values = 0;
 
+  bool plain = false;   // the reports are plain `rope check --json` reports, one rank each
+  std::string rank_of;  // the pattern a plain report's rank is read by in its path (rank_of_path); "": its rules
+
+  /// One check for every rank: the same mode and expectation (the model, its scaling, layout and dimensions).
+  void same_check(const std::string& path, const json& check) {
+    json spec = json::object();
+    spec["mode"] = check.value("mode", json("forward"));
+    spec["expected"] = check.value("expected", json());
+    const std::string spec_text = spec.dump();
+    if (first_check.empty()) {
+      first_check = spec_text;
+    } else if (spec_text != first_check) {
+      throw InvalidArgument(
+          error_msg("'{0}' is a report of another check than '{1}' (its mode or expected RoPE "
+                    "differs): merge the reports of one run",
+                    escape_controls(path, kQuotedBytes), escape_controls(first_path, kQuotedBytes)));
+    }
+  }
+
+  /// The row's check kept as a value (the rows bound the memory), its diagnosis, and its verdict held to its numbers.
+  void keep(const std::string& path, RankRow& row, const json& check) {
+    if (const auto d = check.find("diagnosis"); !check["passed"].get<bool>() && d != check.end() && d->is_object()) {
+      if (const auto msg = d->find("message"); msg != d->end() && msg->is_string())
+        row.diagnosis = Message::same(msg->get<std::string>());
+    }
+    values += values_in(check, kMaxMergedValues - std::min(values, kMaxMergedValues));
+    if (values > kMaxMergedValues) {
+      throw InvalidArgument(error_msg("{0}: the reports' rows hold more than {1} values in all (at rank {2} of '{3}')",
+                                      option_name("merge"), kMaxMergedValues, row.rank,
+                                      escape_controls(path, kQuotedBytes)));
+    }
+    row.check = to_value(check);
+    // The verdict the row's numbers give, which its "passed" must be (a report edited, or of another check).
+    const std::optional<bool> verdict = verdict_from_numbers(row.check);
+    if (!verdict)
+      not_a_rank_report(path, fmt::format("rank {} without whole 'failing' or numeric 'max_ratio'", row.rank));
+    if (*verdict != row.passed()) {
+      const std::string name = escape_controls(path, kQuotedBytes), ratio = fmt::format("{:.4g}", row.max_ratio());
+      const double failing = number_of(row.check, "failing");
+      throw InvalidArgument(row.passed()
+                                ? error_msg("{0}: rank {1} says it passed beside numbers that fail ({2} failing, max "
+                                            "|Δ|/tolerance {3}): not a report rope check wrote",
+                                            name, row.rank, failing, ratio)
+                                : error_msg("{0}: rank {1} says it failed beside numbers that pass ({2} failing, max "
+                                            "|Δ|/tolerance {3}): not a report rope check wrote",
+                                            name, row.rank, failing, ratio));
+    }
+  }
+
   void add(const std::string& path, const std::string& text) {
     if (++count > kMaxMergedReports) {
       throw InvalidArgument(error_msg("{0} names more than {1} reports", option_name("merge"), kMaxMergedReports));
@@ -235,6 +284,25 @@ struct Merging {
     }
     const json j = detail::parse_json(text, escape_controls(path, kQuotedBytes), kMaxRankReportBytes);
     if (!j.is_object()) not_a_rank_report(path, "not an object");
+    // A plain `rope check --json` report: one rank's check, its rank read from the report's file name.
+    const bool plain_report = !j.contains("ranks") && j.contains("passed");
+    if (count > 1 && plain_report != plain) {
+      throw InvalidArgument(
+          error_msg("'{0}' and '{1}' are reports of two kinds (a plain rope check report and a report of ranks): "
+                    "merge the reports of one run, of one kind",
+                    escape_controls(first_path, kQuotedBytes), escape_controls(path, kQuotedBytes)));
+    }
+    plain = plain_report;
+    if (!plain && !rank_of.empty()) {
+      throw InvalidArgument(
+          error_msg("{0}: {1} reads a plain check report's rank from its path, and this report of "
+                    "ranks names its ranks: leave out {2}",
+                    escape_controls(path, kQuotedBytes), option_name("rank_of"), option_name("rank_of")));
+    }
+    if (plain) {
+      add_plain(path, j);
+      return;
+    }
     const json& rows = field(j, "ranks", path);
     const json& starts = field(j, "sequence_starts", path);
     const json& layout = field(j, "cp_layout", path);
@@ -303,19 +371,7 @@ struct Merging {
       for (const char* key : kRowKeys) check.erase(key);
       if (!check.contains("passed") || !check["passed"].is_boolean())
         not_a_rank_report(path, "a rank without 'passed'");
-      // One check for every rank: the same mode and expectation (the model, its scaling, layout and dimensions).
-      json spec = json::object();
-      spec["mode"] = check.value("mode", json("forward"));
-      spec["expected"] = check.value("expected", json());
-      const std::string spec_text = spec.dump();
-      if (first_check.empty()) {
-        first_check = spec_text;
-      } else if (spec_text != first_check) {
-        throw InvalidArgument(
-            error_msg("'{0}' is a report of another check than '{1}' (its mode or expected RoPE "
-                      "differs): merge the reports of one run",
-                      escape_controls(path, kQuotedBytes), escape_controls(first_path, kQuotedBytes)));
-      }
+      same_check(path, check);
       const auto k = static_cast<std::size_t>(row.rank);
       if (!rank_path[k].empty()) {
         throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
@@ -323,39 +379,42 @@ struct Merging {
                                         escape_controls(path, kQuotedBytes)));
       }
       rank_path[k] = path;
-      if (const auto d = check.find("diagnosis"); !row.passed() && d != check.end() && d->is_object()) {
-        if (const auto msg = d->find("message"); msg != d->end() && msg->is_string())
-          row.diagnosis = Message::same(msg->get<std::string>());
-      }
-      // The rows are kept as values until the merged report is printed: their number bounds the memory.
-      values += values_in(check, kMaxMergedValues - std::min(values, kMaxMergedValues));
-      if (values > kMaxMergedValues) {
-        throw InvalidArgument(
-            error_msg("{0}: the reports' rows hold more than {1} values in all (at rank {2} of '{3}')",
-                      option_name("merge"), kMaxMergedValues, row.rank, escape_controls(path, kQuotedBytes)));
-      }
-      row.check = to_value(check);
-      // The verdict the row's numbers give, which its "passed" must be (a report edited, or of another check).
-      const std::optional<bool> verdict = verdict_from_numbers(row.check);
-      if (!verdict)
-        not_a_rank_report(path, fmt::format("rank {} without whole 'failing' or numeric 'max_ratio'", row.rank));
-      if (*verdict != row.passed()) {
-        const std::string name = escape_controls(path, kQuotedBytes), ratio = fmt::format("{:.4g}", row.max_ratio());
-        const double failing = number_of(row.check, "failing");
-        throw InvalidArgument(row.passed()
-                                  ? error_msg("{0}: rank {1} says it passed beside numbers that fail ({2} failing, max "
-                                              "|Δ|/tolerance {3}): not a report rope check wrote",
-                                              name, row.rank, failing, ratio)
-                                  : error_msg("{0}: rank {1} says it failed beside numbers that pass ({2} failing, max "
-                                              "|Δ|/tolerance {3}): not a report rope check wrote",
-                                              name, row.rank, failing, ratio));
-      }
+      keep(path, row, check);
       out.ranks[k] = std::move(row);
     }
   }
 
+  /// One rank's plain check report (`rope check … --json`): its rank from the file's name (rank_of_path: the number
+  /// after "rank", else the name's only number), its positions not in the report.
+  void add_plain(const std::string& path, const json& j) {
+    if (first_path.empty()) first_path = path;
+    RankRow row;
+    row.rank = rank_of_path(path, rank_of);
+    if (row.rank >= kMaxRankFiles) not_a_rank_report(path, fmt::format("rank {} beyond the limit", row.rank));
+    row.file = path;
+    row.positions_known = false;
+    if (!j["passed"].is_boolean()) not_a_rank_report(path, "'passed' is not true or false");
+    same_check(path, j);
+    if (static_cast<std::size_t>(row.rank) >= rank_path.size())
+      rank_path.resize(static_cast<std::size_t>(row.rank) + 1);
+    const auto k = static_cast<std::size_t>(row.rank);
+    if (!rank_path[k].empty()) {
+      throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
+                                      escape_controls(rank_path[k], kQuotedBytes),
+                                      escape_controls(path, kQuotedBytes)));
+    }
+    rank_path[k] = path;
+    keep(path, row, j);
+    if (out.ranks.size() <= k) out.ranks.resize(k + 1);
+    out.ranks[k] = std::move(row);
+  }
+
   CheckRanksReport finish() {
     if (count == 0) throw InvalidArgument(error_msg("no report to merge"));
+    if (plain) {  // every rank 0 … n − 1, each with its report
+      out.plain = true;
+      out.cp_size = static_cast<long>(out.ranks.size());
+    }
     for (long r = 0; r < out.cp_size; ++r) {
       if (rank_path[static_cast<std::size_t>(r)].empty()) {
         throw InvalidArgument(error_msg("{0} has no report of rank {1} (cp size {2}: ranks 0 … {3})",
@@ -368,7 +427,8 @@ struct Merging {
 
 }  // namespace
 
-CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given) {
+CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given, const std::string& rank_of) {
+  if (!rank_of.empty()) check_rank_pattern(rank_of);
   const std::vector<std::string> paths = report_paths(paths_given);
   // Every size before any report is read.
   std::uintmax_t total = 0;
@@ -387,6 +447,7 @@ CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths_given)
     }
   }
   Merging m;
+  m.rank_of = rank_of;
   for (const std::string& path : paths) m.add(path, read_text_file(path, option_name("merge"), kMaxRankReportBytes));
   return m.finish();
 }
@@ -400,7 +461,7 @@ CheckRanksReport merge_rank_report_texts(const std::vector<RankReportText>& repo
 Value check_ranks_value(const CheckRanksReport& run) {
   Value v = Value::object();
   v["cp_size"] = run.cp_size;
-  v["cp_layout"] = run.layout;
+  v["cp_layout"] = run.plain ? Value() : Value(run.layout);
   Value starts = Value::array();
   for (const long s : run.sequence_starts) starts.push_back(s);
   v["sequence_starts"] = std::move(starts);
@@ -411,8 +472,8 @@ Value check_ranks_value(const CheckRanksReport& run) {
     one["rank"] = r.rank;
     one["file"] = r.file;
     if (!r.after_file.empty()) one["after_file"] = r.after_file;
-    one["first_position"] = r.first_position;
-    one["last_position"] = r.last_position;
+    one["first_position"] = r.positions_known ? Value(r.first_position) : Value();
+    one["last_position"] = r.positions_known ? Value(r.last_position) : Value();
     one["matches_rank"] = r.matches_rank ? Value(*r.matches_rank) : Value();
     one["matches_layout"] = r.matches_layout.empty() ? Value() : Value(r.matches_layout);
     ranks.push_back(std::move(one));
@@ -427,7 +488,12 @@ Value check_ranks_value(const CheckRanksReport& run) {
 
 void print_check_ranks(std::ostream& out, const CheckRanksReport& run, const Text& t) {
   const std::vector<long> failing = run.failing_ranks();
-  if (run.positions_tensor.empty()) {
+  if (run.plain) {
+    out << t.tr(
+        "rope check: {0} ranks' own reports (rope check {1}, each rank read from its report's file name), compared "
+        "with no packed batch: a rank checked at wrong positions passes\n",
+        run.ranks.size(), option_name("json"));
+  } else if (run.positions_tensor.empty()) {
     out << t.tr("rope check: {0} ranks of a packed batch (sequence starts {1}, {2}, cp size {3})\n", run.ranks.size(),
                 starts_text(run.sequence_starts), run.layout, run.cp_size);
   } else {
@@ -438,9 +504,11 @@ void print_check_ranks(std::ostream& out, const CheckRanksReport& run, const Tex
   }
   for (const RankRow& r : run.ranks) {
     const std::string verdict = r.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
-    std::string line =
-        t.tr("  rank {0}  {1}  {2}  positions in [{3}, {4}]  max |Δ|/tolerance {5}", r.rank, pad(verdict, 4), r.file,
-             format_number(r.first_position), format_number(r.last_position), fmt::format("{:.4g}", r.max_ratio()));
+    std::string line = r.positions_known ? t.tr("  rank {0}  {1}  {2}  positions in [{3}, {4}]  max |Δ|/tolerance {5}",
+                                                r.rank, pad(verdict, 4), r.file, format_number(r.first_position),
+                                                format_number(r.last_position), fmt::format("{:.4g}", r.max_ratio()))
+                                         : t.tr("  rank {0}  {1}  {2}  max |Δ|/tolerance {3}", r.rank, pad(verdict, 4),
+                                                r.file, fmt::format("{:.4g}", r.max_ratio()));
     if (r.matches_rank) {
       line = t.tr("{0}: rank {1} matches rank {2}'s positions (the rank holds, or was rotated at, rank {2}'s slice)",
                   line, r.rank, *r.matches_rank);

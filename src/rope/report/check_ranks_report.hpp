@@ -34,9 +34,10 @@ struct RankRow {
   Message diagnosis;  ///< the failing rank's diagnosis (merged: its English, as the report's JSON holds it)
   double first_position = 0, last_position = 0;
   std::optional<long> matches_rank;
-  std::string matches_layout;  ///< "" for none
-  bool passed() const;         ///< the row's verdict (a merged row's was checked against its numbers on reading)
-  double max_ratio() const;    ///< NaN where the JSON holds null
+  std::string matches_layout;   ///< "" for none
+  bool positions_known = true;  ///< false: a plain check report's row, whose positions the report does not hold
+  bool passed() const;          ///< the row's verdict (a merged row's was checked against its numbers on reading)
+  double max_ratio() const;     ///< NaN where the JSON holds null
 };
 
 /// A row's verdict from its numbers, as check_value writes them: it fails where values fail (`failing` > 0) or its
@@ -50,6 +51,7 @@ struct CheckRanksReport {
   std::string layout;
   std::vector<long> sequence_starts;  ///< empty where each rank was checked at its file's positions
   std::string positions_tensor;       ///< the files' positions tensor ("" : each rank at its positions of the batch)
+  bool plain = false;                 ///< merged from plain `rope check --json` reports: no batch, no positions
   std::vector<RankRow> ranks;
   bool passed() const;
   std::vector<long> failing_ranks() const;
@@ -71,12 +73,15 @@ inline constexpr std::size_t kMaxMergedValues = std::size_t{1} << 20;
 
 /// The per-rank reports `paths` name (files, or directories whose *.json files are read), merged into the run's
 /// report: each a `rope check --rank-files … --json` report of one rank or more, its ranks named by its JSON's `rank`
-/// fields. Counts and sizes are checked before any report is read.
+/// fields; or each a plain `rope check … --json` report of one rank, its rank read from its file's name
+/// (rank_of_path, by the pattern `rank_of` where given), the ranks 0 … n − 1 each once, no batch compared. Counts and
+/// sizes are checked before any report is read.
 /// @throws InvalidArgument naming the file: more than kMaxMergedReports, a report beyond kMaxRankReportBytes or the
 /// reports beyond kMaxMergedReportBytes, text that is not JSON or not a rank report, a report of another batch
 /// (cp size, layout, sequence starts) or of another check (mode, expectation) than the first's, two reports of one
-/// rank, a rank of the run without a report; IoError for a path that cannot be read.
-CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths);
+/// rank, a rank of the run without a report, reports of the two kinds, `rank_of` beside reports of ranks (or refused
+/// by check_rank_pattern); IoError for a path that cannot be read.
+CheckRanksReport merge_rank_reports(const std::vector<std::string>& paths, const std::string& rank_of = "");
 
 /// A rank's report as text, and the name its errors give it (a file's path; "rank 3" in-process).
 struct RankReportText {

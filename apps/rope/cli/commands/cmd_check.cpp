@@ -60,16 +60,19 @@ int run_check_ranks(const CheckOptions& opt, const RankOptions& ranks, std::ostr
 
 /// --merge: the per-rank reports of one run, one report (check_ranks_report.hpp merge_rank_reports).
 int run_merge_reports(const CheckOptions& opt, const RankOptions& ranks, std::ostream& out) {
-  const CheckRanksReport merged = merge_rank_reports(ranks.merge);
+  const CheckRanksReport merged = merge_rank_reports(ranks.merge, ranks.settings.rank_of);
   emit_report(out, merged, {opt.json, opt.lang, opt.digits});
   return merged.passed() ? kOk : kVerifyFailed;
 }
 
-/// The options --merge reads beside its reports: how the report is printed. Any other given is refused, naming it.
+/// The options --merge reads beside its reports: how the report is printed, and the rank pattern of plain reports'
+/// names. Any other given is refused, naming it.
 void refuse_beside_merge(const CLI::App& sub) {
   for (const CLI::Option* o : sub.get_options()) {
     const std::string name = o->get_name();
-    if (o->count() == 0 || name == "--merge" || name == "--json" || name == "--lang" || name == "--digits") continue;
+    if (o->count() == 0 || name == "--merge" || name == "--json" || name == "--lang" || name == "--digits" ||
+        name == "--rank-of")
+      continue;
     throw InvalidArgument(
         error_msg("{0} reads the ranks' reports, which hold the run's settings: leave out {1}", "--merge", name));
   }
@@ -109,8 +112,9 @@ Command add_check_command(CLI::App& app) {
   sub->add_option("--rank-files-after", ranks->settings.after, "every rank's file after RoPE, a glob, paired by rank")
       ->type_name("GLOB");
   sub->add_option("--rank-of", ranks->settings.rank_of,
-                  "a file's rank read by a pattern: the text around its number, {N} where the rank's digits stand "
-                  "('q{N}.pt'; default: the number after 'rank' in the path, else the only number in the file's name)")
+                  "a file's rank read by a pattern (--rank-files' dumps, --merge's plain reports): the text around "
+                  "its number, {N} where the rank's digits stand ('q{N}.pt'; default: the number after 'rank' in the "
+                  "path, else the only number in the file's name)")
       ->type_name("PATTERN");
   add_long_option(*sub, "--cp-size", ranks->settings.cp_size, 0,
                   "the ranks the packed batch is split over (with --rank-files; default: the files the glob matches)")
@@ -118,8 +122,9 @@ Command add_check_command(CLI::App& app) {
   add_long_option(*sub, "--cp-rank", ranks->settings.cp_rank, 0,
                   "with --rank-files: check this rank's file alone, one rank's report (--json) for --merge");
   sub->add_option("--merge", ranks->merge,
-                  "the ranks' reports of one run (each the --json of --rank-files … --cp-rank R), files or directories "
-                  "of *.json: one report, as --rank-files prints it")
+                  "the ranks' reports of one run (each the --json of --rank-files … --cp-rank R, or each rank's plain "
+                  "check --json, its rank in its file's name), files or directories of *.json: one report, as "
+                  "--rank-files prints it")
       ->type_name("REPORT")
       ->expected(1, -1);
   sub->add_option("--cp-layout", ranks->settings.cp_layout,
