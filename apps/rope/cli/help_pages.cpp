@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -125,9 +126,9 @@ std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*
   const std::size_t width = help_width();
   std::string out;
   for (const std::string& line : wrap_text(option_text_in(app.get_description(), lang), width)) out += line + '\n';
-  for (const std::string& text :
-       {t.tr("Usage: rope COMMAND [OPTIONS]; rope COMMAND -h for its short help, --help for all of it\n"),
-        t.tr("New to RoPE? Start with rope explain (then rope lesson --html lesson.html for a whole class).\n")}) {
+  for (const std::string& text : std::vector<std::string>{
+           t.tr("Usage: rope COMMAND [OPTIONS]; rope COMMAND -h for its short help, --help for all of it\n"),
+           t.tr("New to RoPE? Start with rope explain (then rope lesson --html lesson.html for a whole class).\n")}) {
     for (const std::string& line : wrap_text(text.substr(0, text.size() - 1), width)) out += line + '\n';
   }
   for (const char* group : {"Learn", "Compute", "Check a model", "Figures"}) {

@@ -334,7 +334,8 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
     case LessonFrames::Wavelengths:
       return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
     case LessonFrames::Grid: {  // Part 9: a patch walking Qwen3-VL-8B's 2×3×4 latent grid, each pair a dial
-      SectionsRequest r{resolve_model_rope({"qwen3-vl-8b", ""}, {}), ""};
+      SectionsRequest r;
+      r.rope = resolve_model_rope({"qwen3-vl-8b", ""}, {});
       r.grid = std::array<int, 3>{2, 3, 4};
       r.walk = f.frame_count();
       return sections_grid_frames(run_sections(r), f.tr());

@@ -66,10 +66,10 @@ void grid_request(const SectionsOptions& opt, SectionsRequest& r) {
 int run_sections(const SectionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const bool vision = !opt.scaling.rope.vision.empty();
-  SectionsRequest request{
-      resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
-                            vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half}),
-      opt.sections};
+  SectionsRequest request;
+  request.rope = resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
+                                       vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half});
+  request.sections = opt.sections;
   grid_request(opt, request);
   const SectionsRun run = rope::run_sections(request);
   const Text t = opt.figure.tr();
