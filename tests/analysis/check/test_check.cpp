@@ -439,30 +439,36 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   ASSERT_TRUE(lb.diagnosis.matches) << lb.diagnosis.message.en;
   EXPECT_EQ(*lb.diagnosis.matches, known_variant("base-other"));
   EXPECT_EQ(lb.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 500000.0}}));
-  // The interleaved layout with one element wrong: no variant; the closest, which explains most of the dump, named
-  // in the table's words with its share.
+  // The interleaved layout with one element wrong: no variant; the dump measured, its pairing (partner 1 where half's
+  // is 4) is the difference, with the share of the dump the other layout explains; no closest lead.
   DumpVectors wrong = rotate_dump(z, false, 8, kDefaultBase);
   wrong.values[40] += 0.5;
   const CheckReport c = check_dump(z, wrong, range_positions(16), expect_half(8, 8));
   EXPECT_FALSE(c.diagnosis.matches);
-  ASSERT_TRUE(c.diagnosis.closest);
-  EXPECT_EQ(*c.diagnosis.closest, known_variant("layout-swapped"));
+  EXPECT_FALSE(c.diagnosis.closest);
+  ASSERT_TRUE(c.diagnosis.measured);
+  EXPECT_EQ(c.diagnosis.measured->layout, "interleaved");
+  ASSERT_EQ(c.diagnosis.difference.size(), 1u);
+  EXPECT_EQ(c.diagnosis.difference[0].parameter, "partner");
+  EXPECT_EQ(c.diagnosis.difference[0].expected, 4);
+  EXPECT_EQ(c.diagnosis.difference[0].found, 1);
+  EXPECT_EQ(c.diagnosis.difference_total, c.comparison.total);
+  EXPECT_EQ(c.diagnosis.difference_explained, c.comparison.total - 1);
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr("run `rope identify` to see what the dump does"));
-  EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
-  // Positions doubled: nothing explains half of the dump, so no closest hint but where it first departs.
+  // Positions doubled: measured, every frequency twice the expected one, confirmed over the whole dump.
   const CheckReport d = check_dump(z,
                                    rotate_dump(z, true, 8, kDefaultBase, 1.0, 0.0, {},
                                                {2.0, 2 * std::pow(kDefaultBase, -0.25),
                                                 2 * std::pow(kDefaultBase, -0.5), 2 * std::pow(kDefaultBase, -0.75)}),
                                    range_positions(16), expect_half(8, 8));
-  EXPECT_FALSE(d.diagnosis.matches);
+  ASSERT_TRUE(d.diagnosis.matches);
+  EXPECT_EQ(*d.diagnosis.matches, known_variant("positions-scaled"));
+  EXPECT_EQ(d.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"scale", 2.0}}));
   EXPECT_FALSE(d.diagnosis.closest);
-  ASSERT_TRUE(d.diagnosis.departure);
-  EXPECT_EQ(d.diagnosis.departure->index, 1);
-  EXPECT_EQ(d.diagnosis.departure->pair, 0);
-  EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
-  EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
-  EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
+  ASSERT_EQ(d.diagnosis.difference.size(), 1u);
+  EXPECT_EQ(d.diagnosis.difference[0].parameter, "position_scale");
+  EXPECT_EQ(d.diagnosis.difference_explained, d.comparison.total);
+  EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("the dump turns position m at 2·m"));
   for (const VariantRow& row : variant_table()) {
     const VariantId kind = row.kind;
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))

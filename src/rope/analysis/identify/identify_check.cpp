@@ -1,0 +1,72 @@
+// The measurement of a failing check's dump (check/measured_rope.hpp): identify's engine on the dump's vectors as the
+// check reads them, at the positions the check was given.
+#include <algorithm>
+#include <cmath>
+
+#include "rope/analysis/check/measured_rope.hpp"
+#include "rope/analysis/identify/identify.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+
+std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, long start,
+                                                     const std::vector<AxisPosition>& positions) {
+  const long seq = static_cast<long>(positions.size());
+  const int d = source.d();
+  if (seq < 2 || d > kMaxIdentifyDim) return std::nullopt;
+  for (const AxisPosition& p : positions) {
+    if (p.multi()) return std::nullopt;
+  }
+  // At most kMaxMeasuredGroups groups and kMeasuredElements elements: evenly spaced indices, the first and last kept.
+  constexpr long kMaxMeasuredGroups = 16;
+  const long groups = std::min(source.groups(), kMaxMeasuredGroups);
+  const long fit = std::max(2L, kMeasuredElements / (groups * d));
+  const long count = std::min(seq, fit);
+  std::vector<long> indices(static_cast<std::size_t>(count));
+  for (long k = 0; k < count; ++k) {
+    indices[static_cast<std::size_t>(k)] = count == seq ? k : k * (seq - 1) / (count - 1);
+  }
+  DumpVectors before, after;
+  before.seq = after.seq = count;
+  before.heads = after.heads = groups;
+  before.d = after.d = d;
+  before.dtype = after.dtype = source.dtype();
+  before.dtype_stated = after.dtype_stated = true;
+  before.values.reserve(static_cast<std::size_t>(count * groups * d));
+  after.values.reserve(before.values.capacity());
+  std::vector<double> at;
+  at.reserve(static_cast<std::size_t>(count));
+  for (const long s : indices) {
+    at.push_back(positions[static_cast<std::size_t>(s)][0]);
+    for (long g = 0; g < groups; ++g) {
+      const auto [x, y] = source.vector_at(start + s, g);
+      before.values.insert(before.values.end(), x.begin(), x.end());
+      after.values.insert(after.values.end(), y.begin(), y.end());
+    }
+  }
+  Identification id;
+  try {
+    id = identify_rope(before, after, at);
+  } catch (const InvalidArgument&) {  // nothing to measure (every position 0, no channel turns)
+    return std::nullopt;
+  }
+  CheckDiagnosis::Measured m;
+  m.layout = to_string(id.layout);
+  m.rotary_dim = id.rotary_dim;
+  m.rotary_offset = id.rotary_offset;
+  m.pairs = id.pairs;
+  m.family = to_string(id.fit.family);
+  m.base = id.fit.base;
+  m.factor = id.fit.factor;
+  m.attention_factor = id.attention_factor;
+  m.position_offset = id.position_offset;
+  m.restarts = static_cast<long>(id.jumps.size());
+  m.reversed = id.reversed;
+  m.theta = id.theta;
+  m.theta_sigma = id.theta_sigma;
+  m.indices = count;
+  m.groups = groups;
+  return m;
+}
+
+}  // namespace rope
