@@ -23,6 +23,10 @@ _compute_yarn_parameters). Each case changes one step:
                         1.41589 fed to the same formula again, 0.1·ln f·a + 1 = 1.58885: named norm-scaled, found
                         factor 1.58885 / 1.41589 = 1.12216 and the formula named
 
+    shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
+                        re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
+                        --shift-map, named shift-map-one-delta, found delta
+
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
 exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
 
@@ -128,6 +132,31 @@ def main():
          ["--base", "10000", "--layout", "half", "--scaling", "yarn", "--factor", "64", "--original-max-position",
           "4096", "--angles", "float32"], "norm-scaled", {"factor": float(twice / a)},
          found_rel=1e-5)
+
+    # A K cache compacted after eviction (as tests/reference/shift_map.py builds it: 4 sinks and a sorted sample of a
+    # 4096-token context moved to 0 … 47), re-rotated with VeloxQuant-MLX's rope_remap_positions
+    # (veloxquant_mlx/quantizers/a2ats_rope.py, PR #139: k' = R(δ)·k, half layout, float32 angles) called with one δ,
+    # the last survivor's new − old, for every key instead of each key's own.
+    keys, half = 48, 32
+    old = np.concatenate([np.arange(4), np.sort(rng.choice(np.arange(4, 4096), keys - 4, False))])
+    new = np.arange(keys)
+    theta = inv_freq(10000.0, 2 * half)
+    x = rng.standard_normal((keys, 2, 2 * half)).astype(np.float32)
+    k = hf_rope(x, old, theta)
+    delta = int(new[-1] - old[-1])
+    moved = hf_rope(k, np.full(keys, delta), theta)
+    d = os.path.join(out, "shift_map_one_delta")
+    os.makedirs(d, exist_ok=True)
+    np.save(os.path.join(d, "k.npy"), k)
+    np.save(os.path.join(d, "k_moved.npy"), moved)
+    with open(os.path.join(d, "map.csv"), "w") as f:
+        f.write("old,new\n" + "".join(f"{o},{n}\n" for o, n in zip(old, new)))
+    cases.append({"name": "shift_map_one_delta", "args": ["--before", os.path.join(d, "k.npy"), "--after",
+                                                          os.path.join(d, "k_moved.npy"), "--shift-map",
+                                                          os.path.join(d, "map.csv"), "--layout", "half", "--base",
+                                                          "10000", "--angles", "float32"],
+                  "exit": 1, "matches": "shift-map-one-delta", "found": {"delta": float(delta)}, "found_rel": 1e-9,
+                  "identify": None, "identify_family": None})
 
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)

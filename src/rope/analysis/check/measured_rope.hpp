@@ -22,4 +22,10 @@ inline constexpr long kMeasuredElements = 1L << 21;
 std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, long start,
                                                      const std::vector<AxisPosition>& positions);
 
+/// The one turn δ of every vector of the dump's sequence indices [start, start + seq) (a K cache moved as one shift):
+/// per pair j of `expected`, the phase c_j of Σ conj(z_before)·z_after over every vector, and the integer δ within
+/// ±2¹⁶ that fits every c_j = θ_j·δ (identify's best_integer_shift, each pair weighted by |Σ|); nullopt where no pair
+/// turns. Defined in analysis/identify/identify_check.cpp.
+std::optional<double> measure_one_turn(const DumpSource& source, long start, long seq, const RopeExpectation& expected);
+
 }  // namespace rope

@@ -2,6 +2,7 @@
 // check reads them, at the positions the check was given.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 #include "rope/analysis/check/measured_rope.hpp"
 #include "rope/analysis/identify/identify.hpp"
@@ -67,6 +68,35 @@ std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, l
   m.indices = count;
   m.groups = groups;
   return m;
+}
+
+std::optional<double> measure_one_turn(const DumpSource& source, long start, long seq,
+                                       const RopeExpectation& expected) {
+  const int half = expected.rotary_dim() / 2;
+  if (half < 1 || seq < 1) return std::nullopt;
+  std::vector<std::complex<double>> u(static_cast<std::size_t>(half));
+  for (long s = 0; s < seq; ++s) {
+    for (long g = 0; g < source.groups(); ++g) {
+      const auto [x, y] = source.vector_at(start + s, g);
+      for (int j = 0; j < half; ++j) {
+        const auto [ia, ib] = pair_channels(expected, j, false);
+        const auto [oa, ob] = pair_channels(expected, j, true);
+        const std::complex<double> zx(x[static_cast<std::size_t>(ia)], x[static_cast<std::size_t>(ib)]);
+        const std::complex<double> zy(y[static_cast<std::size_t>(oa)], y[static_cast<std::size_t>(ob)]);
+        u[static_cast<std::size_t>(j)] += std::conj(zx) * zy;
+      }
+    }
+  }
+  std::vector<double> c, theta, w;
+  for (int j = 0; j < half; ++j) {
+    const std::complex<double> z = u[static_cast<std::size_t>(j)];
+    if (std::abs(z) == 0 || !(expected.theta()[j] > 0)) continue;
+    c.push_back(std::arg(z));
+    theta.push_back(expected.theta()[j]);
+    w.push_back(std::abs(z));
+  }
+  if (c.empty()) return std::nullopt;
+  return static_cast<double>(detail::best_integer_shift(c, theta, w, detail::kMaxPositionOffset));
 }
 
 }  // namespace rope

@@ -81,6 +81,7 @@
 #include "rope/analysis/variants/shift_map_offset.cpp"
 #include "rope/analysis/variants/shift_map_not_rotated.cpp"
 #include "rope/analysis/variants/shift_map_sign.cpp"
+#include "rope/analysis/variants/shift_map_one_delta.cpp"
 #include "rope/analysis/variants/qk_crossed.cpp"
 #include "rope/analysis/variants/k_with_query_heads.cpp"
 // clang-format on
