@@ -23,6 +23,9 @@ _compute_yarn_parameters). Each case changes one step:
                         1.41589 fed to the same formula again, 0.1·ln f·a + 1 = 1.58885: named norm-scaled, found
                         factor 1.58885 / 1.41589 = 1.12216 and the formula named
 
+    racing_stores       DeepSeek-V4's kv [1024, 1, 512] at layer 0 (θ 10000, 64 interleaved channels at 448 … 511):
+                        1 649 elements of the rotated channels in 31 tokens keep their input (two stores racing):
+                        named elements-unrotated, scattered, with their channels, indices and count
     shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
                         re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
                         --shift-map, named shift-map-one-delta, found delta
@@ -132,6 +135,37 @@ def main():
          ["--base", "10000", "--layout", "half", "--scaling", "yarn", "--factor", "64", "--original-max-position",
           "4096", "--angles", "float32"], "norm-scaled", {"factor": float(twice / a)},
          found_rel=1e-5)
+
+    # DeepSeek-V4's kv [1024, 1, 512] at layer 0 (its config.json, the legacy form of tests/reference/deepseek_v4.py:
+    # θ 10000, no YaRN on a sliding layer, qk_rope_head_dim 64 on channels 448 … 511, GLM's interleaved rotate_half of
+    # DeepseekV4RotaryEmbedding), written by two stores racing: 1 649 elements of the last 64 channels, in 31 of the
+    # 1 024 tokens, keep their input.
+    cfg = dict(model_type="deepseek_v4", head_dim=512, qk_rope_head_dim=64, num_hidden_layers=7,
+               max_position_embeddings=1048576, rope_theta=10000.0, compress_rope_theta=160000.0,
+               compress_ratios=[0, 0, 4, 128, 4, 128, 0],
+               rope_scaling=dict(type="yarn", factor=16, original_max_position_embeddings=65536, beta_fast=32,
+                                 beta_slow=1))
+    d = os.path.join(out, "racing_stores")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+    pos1k = np.arange(1024)
+    kv = q_of(1024, 1, 512)
+    freqs = (pos1k.astype(np.float32)[:, None] * inv_freq(10000.0, 64)[None, :]).astype(np.float32)
+    cos, sin = np.repeat(np.cos(freqs), 2, -1)[:, None, :], np.repeat(np.sin(freqs), 2, -1)[:, None, :]
+    part = kv[..., 448:]
+    glm = np.empty_like(part)
+    glm[..., 0::2], glm[..., 1::2] = -part[..., 1::2], part[..., 0::2]
+    y = kv.copy()
+    y[..., 448:] = (part * cos + glm * sin).astype(np.float32)
+    tokens = np.sort(rng.choice(np.arange(1, 1024), 31, False))
+    flat = np.array([(t, c) for t in tokens for c in range(448, 512)])
+    lost = flat[np.sort(rng.choice(len(flat), 1649, False))]
+    y[lost[:, 0], 0, lost[:, 1]] = kv[lost[:, 0], 0, lost[:, 1]]
+    save("racing_stores", kv, y, pos1k, ["--config", os.path.join(d, "config.json"), "--layer-type", "0", "--angles",
+                                          "float32"], "elements-unrotated",
+         {"channel": float(lost[:, 1].min()), "channels": float(len(set(lost[:, 1]))), "elements": 1649.0,
+          "indices": 31.0, "groups": 1.0})
 
     # A K cache compacted after eviction (as tests/reference/shift_map.py builds it: 4 sinks and a sorted sample of a
     # 4096-token context moved to 0 … 47), re-rotated with VeloxQuant-MLX's rope_remap_positions

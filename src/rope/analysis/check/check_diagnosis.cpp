@@ -539,8 +539,7 @@ bool name_element_class(CheckReport& report, const ElementClasses& k) {
 void diagnose_measured(CheckReport& report, const DumpSource& source, long start,
                        const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
-  if (expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward || expected.rope.rotary_offset != 0)
-    return;
+  if (expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward) return;
   std::optional<CheckDiagnosis::Measured> measured = measure_dump(source, start, positions);
   if (!measured) return;
   CheckDiagnosis& dg = report.diagnosis;
