@@ -574,7 +574,8 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
     v.found = {{"scale", scale}};
     if (confirm_difference(report, source, start, positions, v, with)) return;
     diff = std::move(with);
-  } else if (m.family == "default" && m.base > 1 && m.rotary_dim == r && diff.empty()) {
+  } else if (m.family == "default" && m.base > 1 && m.rotary_dim == r && diff.empty() &&
+             (expected.scaled() || std::abs(m.base / expected.base() - 1) > 1e-6)) {
     const RopeConfig& k = expected.rope.config;
     const double base = m.base;
     if (k.type == ScalingType::Dynamic && k.factor && k.max_position_embeddings && r > 2) {
