@@ -5,7 +5,7 @@
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("dynamic-length-other",
-  R"md(`the dump's base 3108.22 is dynamic NTK's at length 4096, not at 2048 …`)md",
+  R"md(`the dump's base 3108.224 is dynamic NTK's base·(f·L/M − (f − 1))^(r/(r−2)) at length L = 4096, not at max(seq_len, M) = 2048 …`)md",
   R"md(dynamic NTK (S4) expected, the dump measured: its θ_j a ladder of one base b, and b exactly the rule's base at a whole length L (L = M·((b/base)^((r−2)/r) + f − 1)/f, rounded), confirmed over the whole dump (`found.length`, `found.base`))md",
   R"md(an engine that computes dynamic NTK's base once, at start-up, for the longest length it serves (f·M), not for the sequence at hand)md")
 // clang-format on

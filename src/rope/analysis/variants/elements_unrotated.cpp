@@ -4,7 +4,7 @@
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("elements-unrotated",
-  R"md(`64 channels from channel 64 keep their input at 256 sequence indices in 8 heads …`)md",
+  R"md(`131072 elements keep their input, a block: 64 channels from channel 64 at 256 sequence indices in 8 groups, never written …`)md",
   R"md(each failing element classified over the whole dump (its input, x·cos, 0, within 8·ε_T + 4·ε_f32·(1 + |mθ|) of a·‖x‖): every one its input; `found.channel` (the first), `found.channels`, `found.elements`, `found.indices`, `found.groups`; a block when elements = channels × indices × groups, else scattered)md",
   R"md(an in-place kernel that stores only part of each pair, or two stores racing on the same buffer)md")
 // clang-format on
