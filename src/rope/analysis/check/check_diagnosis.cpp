@@ -456,7 +456,7 @@ std::optional<ElementClasses> classify_elements(const RopeExpectation& expected,
         const auto [oa, ob] = pair_channels(expected, j, true);
         const double phi = m * expected.theta()[j], c = std::cos(phi), sn = std::sin(phi);
         const double xa = x[static_cast<std::size_t>(ia)], xb = x[static_cast<std::size_t>(ib)];
-        const double bound = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a * std::hypot(xa, xb);
+        const double bound = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a * std::sqrt(xa * xa + xb * xb);
         const std::array<std::array<double, 3>, 2> el{{{xa * c - xb * sn, xa, xa * c}, {xb * c + xa * sn, xb, xb * c}}};
         const std::array<int, 2> out_ch{oa, ob};
         for (int k = 0; k < 2; ++k) {

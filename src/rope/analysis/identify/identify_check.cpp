@@ -18,14 +18,17 @@ std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, l
   for (const AxisPosition& p : positions) {
     if (p.multi()) return std::nullopt;
   }
-  // At most kMaxMeasuredGroups groups and kMeasuredElements elements: evenly spaced indices, the first and last kept.
-  constexpr long kMaxMeasuredGroups = 16;
+  // At most kMaxMeasuredGroups groups and kMeasuredElements elements: the first half of them consecutive (identify's
+  // periodogram reads the positions of smallest |m|, whose steps must not alias a pair's turn), the others evenly
+  // spaced over the rest, the last kept.
+  constexpr long kMaxMeasuredGroups = 4;
   const long groups = std::min(source.groups(), kMaxMeasuredGroups);
   const long fit = std::max(2L, kMeasuredElements / (groups * d));
   const long count = std::min(seq, fit);
   std::vector<long> indices(static_cast<std::size_t>(count));
+  const long head = count == seq ? count : count / 2, rest = count - head;
   for (long k = 0; k < count; ++k) {
-    indices[static_cast<std::size_t>(k)] = count == seq ? k : k * (seq - 1) / (count - 1);
+    indices[static_cast<std::size_t>(k)] = k < head ? k : head + (k - head + 1) * (seq - 1 - head) / std::max(1L, rest);
   }
   DumpVectors before, after;
   before.seq = after.seq = count;
