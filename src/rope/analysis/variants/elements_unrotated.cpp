@@ -20,7 +20,7 @@ VariantRow row() {
   r.says = [](S c) {
     const double channels = found_or(c, "channels", 0), indices = found_or(c, "indices", 0);
     const double groups = found_or(c, "groups", 0), elements = found_or(c, "elements", 0);
-    const auto n = [](double v) { return fmt::format("{:g}", v); };
+    const auto n = [](double v) { return fmt::format("{:.0f}", v); };
     if (elements == channels * indices * groups) {
       return msg(
           "{0} elements keep their input, a block: {1} channels from channel {2} at {3} sequence indices in {4} "
