@@ -187,6 +187,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/teaching/wavelengths_run.cpp
   rope/analysis/identify/identify_xdrope.cpp
   rope/analysis/identify/identify_fope.cpp
+  rope/analysis/identify/identify_check.cpp
   rope/analysis/teaching/fope_apply.cpp
 )
 # A report's value and its printers (text through the catalog, CSV, JSON): what every front end emits.

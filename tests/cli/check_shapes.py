@@ -144,16 +144,19 @@ def main():
     dg = r["diagnosis"] if r else {}
     expect(code == 1 and dg.get("matches") == "base-other" and dg.get("found") == {"base": 20000}
            and "matches base 20000, not 10000: is rope_theta read?" in dg.get("message", ""), f"base 20000: {code} {dg}")
-    # Positions doubled: nothing known explains half of it, so no closest hint but where the dump first departs.
+    # Positions doubled: the dump measured (identify's engine), every frequency twice the expected one, confirmed
+    # over the whole dump: positions-scaled, scale 2, the difference with its expected and found value.
     np.save(out("doubled_q_rope.npy"), rope_rows(q, 2 * pos, theta)[0])
     code, r, err = check(out("q.npy"), out("doubled_q_rope.npy"), "--positions", "0:256")
-    message = r["diagnosis"]["message"] if r else ""
-    expect(code == 1 and "run `rope identify` to see what the dump does" in message and "the closest, " not in message
-           and "first departs at position 1, pair 0" in message and r["diagnosis"]["closest"] is None
-           and r["diagnosis"]["departure"]["pair"] == 0
-           and not any(i in message for i in INTERNAL_IDS), f"departure: {code} {message!r}")
+    dg = r["diagnosis"] if r else {}
+    expect(code == 1 and dg.get("matches") == "positions-scaled" and dg.get("found") == {"scale": 2}
+           and dg.get("closest") is None and dg.get("difference") == [
+               {"parameter": "position_scale", "expected": 1, "found": 2}]
+           and dg.get("difference_explained") == dg.get("difference_total") == r["total"]
+           and dg["measured"]["family"] == "linear"
+           and not any(i in dg.get("message", "") for i in INTERNAL_IDS), f"positions doubled: {code} {dg}")
     code, stdout, err = run(a.rope, ["check", "--before", out("q.npy"), "--after", out("doubled_q_rope.npy")])
-    expect("no known variant comes close (none explains half of the dump)" in stdout, f"departure, text: {stdout}")
+    expect("the dump turns position m at 2·m" in stdout, f"positions doubled, text: {stdout}")
 
     # 6. The header: scaling with its parameters, and the error model.
     code, r, err = check(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_yarn.npy"), "--scaling", "yarn",

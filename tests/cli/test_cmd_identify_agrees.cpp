@@ -326,9 +326,10 @@ const std::vector<Agreement>& agreements() {
        }},
       {"yarn_truncated", "yarn-truncated", [](const Both& b) { EXPECT_EQ(b.family(), "yarn") << b.identify_text; }},
       {"closest_hint", "", layout("interleaved")},
-      {"departure", "",
-       [](const Both& b) {  // positions doubled: pair 0 turns by 2 rad a position
+      {"departure", "positions-scaled",
+       [](const Both& b) {  // positions doubled: pair 0 turns by 2 rad a position, check's scale 2
          EXPECT_NEAR(b.identify["theta"][0].get<double>(), 2.0, 1e-5) << b.identify_text;
+         EXPECT_EQ(b.found("scale"), 2.0) << b.check.dump();
        }},
       {"positions_forgotten", "positions-offset",
        [](const Both& b) {
@@ -369,7 +370,8 @@ const std::vector<Agreement>& agreements() {
        }},
       {"gemma3_sliding", "", passes_at(10000)},
       {"gemma3_gguf_sliding", "", passes_at(10000)},
-      {"gemma3_none", "", passes_at(20000)},  // check: none of the model's layer types; identify: base 20000
+      // check: none of the model's layer types, the default one's base measured 20000; identify: base 20000
+      {"gemma3_none", "base-other", passes_at(20000)},
       {"gemma3_gguf_full", "",
        [](const Both& b) {
          EXPECT_EQ(b.family(), "linear") << b.identify_text;

@@ -49,8 +49,12 @@ inline const std::vector<VariantDoc> kVariantDocs = {
      R"md(nothing known; a closest variant that explains at least half of the dump's elements)md",
      R"md(the closest variant in this table's words, with the share of the dump's elements it gets within tolerance; look at the first failing position and pair, and run `rope identify`)md"},
     {"*",
+     R"md(``no known variant explains the dump; measured, its RoPE differs from the expected one in partner 32 → 1 (expected → found), which explains 65496 of 65536 elements (99.9 %): the others are not RoPE's; run `rope identify` to see what the dump does``)md",
+     R"md(nothing listed matches; the dump measured ([the measurement](#the-measurement-what-a-failing-dump-does) below) differs from the expected RoPE in parameters that no one difference confirms over the whole dump (here: the interleaved layout and 40 elements wrong besides))md",
+     R"md(the difference itself is the lead, each parameter with its expected and found value (JSON `diagnosis.difference`, the dump's RoPE in `diagnosis.measured`); no closest variant is offered in its place)md"},
+    {"*",
      R"md(``no known variant comes close (none explains half of the dump); the dump first departs at position 1, pair 0 (channels 0, 32): it turns that pair by 2 rad where RoPE turns it by 1 rad, its norm ×1``)md",
-     R"md(nothing known, no variant explaining half of the dump (here: positions doubled))md",
+     R"md(nothing known, no variant explaining half of the dump, and no parameter measured different (a mistake the measurement does not model))md",
      R"md(no hint that would point the wrong way: where the dump first departs (position, pair, channels) and what it does to that pair there (the angle and the norm identify measures), in `departure` of `--json`)md"},
 };
 // clang-format on

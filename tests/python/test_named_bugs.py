@@ -36,11 +36,14 @@ def test_named(name, kw, positions, matches, found):
     assert r.data["diagnosis"]["found"] == found
 
 
-def test_no_hint_under_half():
-    x, y = dump(np.arange(64), seq_positions=2 * np.arange(64))  # positions doubled: nothing known comes close
+def test_positions_doubled_are_measured():
+    x, y = dump(np.arange(64), seq_positions=2 * np.arange(64))  # positions doubled: measured, then named
     r = rope.check(x, y, np.arange(64), SPEC, angles="float32")
-    assert r.matches is None and r.data["diagnosis"]["closest"] is None
-    assert r.data["diagnosis"]["departure"]["pair"] == 0 and "first departs at position 1, pair 0" in r.diagnosis
+    assert r.matches == "positions-scaled" and r.data["diagnosis"]["found"] == {"scale": 2}
+    d = r.data["diagnosis"]
+    assert d["closest"] is None and d["measured"]["family"] == "linear"
+    assert d["difference"] == [{"parameter": "position_scale", "expected": 1, "found": 2}]
+    assert "the dump turns position m at 2·m" in r.diagnosis
 
 
 def test_a_base_no_code_defaults_to_is_measured():

@@ -36,8 +36,9 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     rotary_block_overlapping  partial 0.5, channels 16…47 rotated instead of 0…31: rotary-offset-other, offset 16 (where
                         the dump's changed channels begin)
     yarn_truncated      YaRN with truncate: false in the config, the correction range floored/ceiled anyway
-    closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
-    departure           positions doubled: no variant explains half, where the dump first departs
+    closest_hint        the interleaved layout and 40 wrong elements: no variant matches; the dump measured, its
+                        pairing (partner 1) is the difference, with the share of the dump it explains, no closest
+    departure           positions doubled: measured, every frequency twice the expected one: positions-scaled, scale 2
     base_unknown        base 20000 where 10000 is expected: the base the first departing pair's angle gives
     norm_bf16           a correct bf16 kernel whose output is multiplied by 1.05 (an attention factor where none
                         belongs): within (C1) element by element, caught by the pair norms (N1): found factor 1.05
@@ -374,11 +375,10 @@ def main():
     yi[..., 0::2] = x[..., 0::2] * cos - x[..., 1::2] * sin
     yi[..., 1::2] = x[..., 0::2] * sin + x[..., 1::2] * cos
     yi[100:140, 0, 5] += 1.0  # and 40 elements wrong besides
-    save("closest_hint", q, yi, pos, plain, None, closest="layout-swapped",
-         text="no known variant explains the dump (the closest, the interleaved layout, explains")
-    save("departure", q, hf_rope(q, 2 * pos, th), pos, plain, None, departure={"index": 1, "pair": 0},
-         text="no known variant comes close (none explains half of the dump); the dump first departs at position 1, "
-              "pair 0 (channels 0, 32): it turns that pair by 2 rad where RoPE turns it by 1 rad")
+    save("closest_hint", q, yi, pos, plain, None,
+         text="measured, its RoPE differs from the expected one in partner 32 → 1 (expected → found), which explains")
+    save("departure", q, hf_rope(q, 2 * pos, th), pos, plain, "positions-scaled", {"scale": 2},
+         text="the dump turns position m at 2·m: every frequency is the expected one times 2")
     save("base_unknown", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, "base-other", {"base": 20000},
          text="matches base 20000, not 10000: is rope_theta read?")
     # Positions forgotten (issue 63 item 2): a correct kernel's dump at 40000 + i checked without --positions (0 … 255

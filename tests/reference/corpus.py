@@ -224,8 +224,21 @@ def diffusers(out, rows):
         row(rows, "diffusers", c["name"], check, 1 if failing else 0, matches)
 
 
+def diagnosis_2026(out, rows):
+    """Bugs named by a measured difference (diagnosis_2026.py): check names each with its parameter, identify reads
+    the pairs (and the family where the kernel fixes it)."""
+    d, m = generate("diagnosis_2026.py", out)
+    for c in m["cases"]:
+        truth = dict(c["identify"] or {})
+        if c.get("identify_family"):
+            truth.update(family=c["identify_family"]["family"], base=c["identify_family"]["base"])
+        row(rows, "diagnosis_2026", c["name"], c["args"], c["exit"], c["matches"], c["found"], c["found_rel"],
+            truth or None)
+
+
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
-              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map, qk_pairs, diffusers]
+              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map, qk_pairs, diffusers,
+              diagnosis_2026]
 
 
 def main():

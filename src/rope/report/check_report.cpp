@@ -194,6 +194,38 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   } else {
     v["departure"] = Value();
   }
+  // The dump's RoPE as measured on a failing dump no listed variant matched (measured_rope.hpp), null otherwise; each
+  // parameter that differs from the expected RoPE with its expected and found value, and the share of the dump's
+  // elements that difference explains (null: not confirmed).
+  if (d.measured) {
+    const CheckDiagnosis::Measured& m = *d.measured;
+    Value& w = v["measured"];
+    w["layout"] = m.layout;
+    w["rotary_dim"] = m.rotary_dim;
+    w["rotary_offset"] = m.rotary_offset;
+    w["family"] = m.family;
+    w["base"] = m.base;
+    w["factor"] = m.factor;
+    w["attention_factor"] = m.attention_factor;
+    w["position_offset"] = m.position_offset;
+    w["restarts"] = m.restarts;
+    w["reversed"] = m.reversed;
+    w["theta"] = std::vector<double>(m.theta.data(), m.theta.data() + m.theta.size());
+    w["indices"] = m.indices;
+    w["groups"] = m.groups;
+  } else {
+    v["measured"] = Value();
+  }
+  Value& diff = v["difference"] = Value::array();
+  for (const CheckDiagnosis::Difference& c : d.difference) {
+    Value one;
+    one["parameter"] = c.parameter;
+    one["expected"] = c.expected;
+    one["found"] = c.found;
+    diff.push_back(one);
+  }
+  v["difference_explained"] = d.difference_total > 0 ? Value(d.difference_explained) : Value();
+  v["difference_total"] = d.difference_total > 0 ? Value(d.difference_total) : Value();
   if (d.sample) {  // a large dump diagnosed on a sample (analysis/check/fast/check_sample.hpp); the key only then
     Value& w = v["sample"];
     w["indices"] = d.sample->indices;

@@ -177,6 +177,67 @@ TEST(Check, NamesEachPlantedBug) {
   EXPECT_EQ(matches(rotate_dump(x, true, 32, 1e6), expect_half(32, 32, 500000.0)), "base-other");
 }
 
+// Elements that are not a rotation of pairs, classified one by one over the whole dump (check_diagnosis.cpp): each
+// case's dump built here from the complex form (test_dump_fixtures.hpp) and changed element by element.
+struct ElementCase {
+  const char* name;
+  const char* matches;
+  std::vector<std::pair<std::string, double>> found;
+  void (*change)(const DumpVectors& x, DumpVectors& y, const std::vector<double>& theta);
+};
+
+class CheckElements : public ::testing::TestWithParam<ElementCase> {};
+
+TEST_P(CheckElements, NamedWithWhereTheyLie) {
+  const ElementCase& c = GetParam();
+  const DumpVectors z = random_dump(32, 2, 16);
+  DumpVectors y = rotate_dump(z, true, 16, kDefaultBase);
+  std::vector<double> theta(8);
+  for (int j = 0; j < 8; ++j) theta[static_cast<std::size_t>(j)] = std::pow(kDefaultBase, -2.0 * j / 16);
+  c.change(z, y, theta);
+  const CheckReport r = check_dump(z, y, range_positions(32), expect_half(16, 16));
+  ASSERT_TRUE(r.diagnosis.matches) << r.diagnosis.message.en;
+  EXPECT_EQ(to_string(*r.diagnosis.matches), std::string(c.matches)) << r.diagnosis.message.en;
+  EXPECT_EQ(r.diagnosis.found, c.found);
+  EXPECT_EQ(r.diagnosis.difference_total, r.comparison.total);
+  EXPECT_EQ(r.diagnosis.difference_explained, r.comparison.total);
+  EXPECT_FALSE(r.diagnosis.closest);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CheckElements,
+    ::testing::Values(
+        // out = x·cos: every rotated channel its input times cos(mθ) of its pair (half layout: pair j on j, j + 8).
+        ElementCase{"sin_dropped",
+                    "sin-dropped",
+                    {{"channels", 16}},
+                    [](const DumpVectors& x, DumpVectors& y, const std::vector<double>& theta) {
+                      for (long s = 0; s < x.seq; ++s)
+                        for (long g = 0; g < x.groups(); ++g)
+                          for (int ch = 0; ch < 16; ++ch)
+                            y.values[static_cast<std::size_t>((s * x.groups() + g) * 16 + ch)] =
+                                x.value(s, g, ch) * std::cos(static_cast<double>(s) * theta[ch % 8]);
+                    }},
+        // The second half of each pair never stored: channels 8 … 15 keep their input everywhere (a block).
+        ElementCase{"half_unstored",
+                    "elements-unrotated",
+                    {{"channel", 8}, {"channels", 8}, {"elements", 8 * 32 * 2}, {"indices", 32}, {"groups", 2}},
+                    [](const DumpVectors& x, DumpVectors& y, const std::vector<double>&) {
+                      for (long s = 0; s < x.seq; ++s)
+                        for (long g = 0; g < x.groups(); ++g)
+                          for (int ch = 8; ch < 16; ++ch)
+                            y.values[static_cast<std::size_t>((s * x.groups() + g) * 16 + ch)] = x.value(s, g, ch);
+                    }},
+        // Three elements of head 1 left as their input at indices 5, 9, 20: scattered.
+        ElementCase{"scattered",
+                    "elements-unrotated",
+                    {{"channel", 1}, {"channels", 3}, {"elements", 3}, {"indices", 3}, {"groups", 1}},
+                    [](const DumpVectors& x, DumpVectors& y, const std::vector<double>&) {
+                      for (const auto& [s, ch] : {std::pair{5L, 1}, {9L, 4}, {20L, 11}})
+                        y.values[static_cast<std::size_t>((s * x.groups() + 1) * 16 + ch)] = x.value(s, 1, ch);
+                    }}),
+    [](const ::testing::TestParamInfo<ElementCase>& info) { return std::string(info.param.name); });
+
 TEST(Check, HeadsInTheOtherLayoutAreListed) {
   const DumpVectors x = random_dump(16, 4, 16);
   const CheckReport r =
@@ -439,30 +500,36 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   ASSERT_TRUE(lb.diagnosis.matches) << lb.diagnosis.message.en;
   EXPECT_EQ(*lb.diagnosis.matches, known_variant("base-other"));
   EXPECT_EQ(lb.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 500000.0}}));
-  // The interleaved layout with one element wrong: no variant; the closest, which explains most of the dump, named
-  // in the table's words with its share.
+  // The interleaved layout with one element wrong: no variant; the dump measured, its pairing (partner 1 where half's
+  // is 4) is the difference, with the share of the dump the other layout explains; no closest lead.
   DumpVectors wrong = rotate_dump(z, false, 8, kDefaultBase);
   wrong.values[40] += 0.5;
   const CheckReport c = check_dump(z, wrong, range_positions(16), expect_half(8, 8));
   EXPECT_FALSE(c.diagnosis.matches);
-  ASSERT_TRUE(c.diagnosis.closest);
-  EXPECT_EQ(*c.diagnosis.closest, known_variant("layout-swapped"));
+  EXPECT_FALSE(c.diagnosis.closest);
+  ASSERT_TRUE(c.diagnosis.measured);
+  EXPECT_EQ(c.diagnosis.measured->layout, "interleaved");
+  ASSERT_EQ(c.diagnosis.difference.size(), 1u);
+  EXPECT_EQ(c.diagnosis.difference[0].parameter, "partner");
+  EXPECT_EQ(c.diagnosis.difference[0].expected, 4);
+  EXPECT_EQ(c.diagnosis.difference[0].found, 1);
+  EXPECT_EQ(c.diagnosis.difference_total, c.comparison.total);
+  EXPECT_EQ(c.diagnosis.difference_explained, c.comparison.total - 1);
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr("run `rope identify` to see what the dump does"));
-  EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
-  // Positions doubled: nothing explains half of the dump, so no closest hint but where it first departs.
+  // Positions doubled: measured, every frequency twice the expected one, confirmed over the whole dump.
   const CheckReport d = check_dump(z,
                                    rotate_dump(z, true, 8, kDefaultBase, 1.0, 0.0, {},
                                                {2.0, 2 * std::pow(kDefaultBase, -0.25),
                                                 2 * std::pow(kDefaultBase, -0.5), 2 * std::pow(kDefaultBase, -0.75)}),
                                    range_positions(16), expect_half(8, 8));
-  EXPECT_FALSE(d.diagnosis.matches);
+  ASSERT_TRUE(d.diagnosis.matches);
+  EXPECT_EQ(*d.diagnosis.matches, known_variant("positions-scaled"));
+  EXPECT_EQ(d.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"scale", 2.0}}));
   EXPECT_FALSE(d.diagnosis.closest);
-  ASSERT_TRUE(d.diagnosis.departure);
-  EXPECT_EQ(d.diagnosis.departure->index, 1);
-  EXPECT_EQ(d.diagnosis.departure->pair, 0);
-  EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
-  EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
-  EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
+  ASSERT_EQ(d.diagnosis.difference.size(), 1u);
+  EXPECT_EQ(d.diagnosis.difference[0].parameter, "position_scale");
+  EXPECT_EQ(d.diagnosis.difference_explained, d.comparison.total);
+  EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("the dump turns position m at 2·m"));
   for (const VariantRow& row : variant_table()) {
     const VariantId kind = row.kind;
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))

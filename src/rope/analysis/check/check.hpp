@@ -369,6 +369,32 @@ struct CheckDiagnosis {
     long explained = 0, total = 0;
   };
   std::optional<Sample> sample;
+  /// The dump's RoPE as measured on a failing dump that no listed variant matches (measured_rope.hpp, identify's
+  /// engine): its pairs, frequencies (θ_j per pair and the family fitted to them), magnitude and positions.
+  struct Measured {
+    std::string layout;  ///< "interleaved", "half", "other", "none"
+    int rotary_dim = 0, rotary_offset = 0;
+    std::vector<std::pair<int, int>> pairs;
+    std::string family;  ///< the family fitted to θ_j: "default", "linear", "yarn", "llama3", "per-pair"
+    double base = 0, factor = 1;
+    double attention_factor = 1;
+    double position_offset = 0;  ///< k: the dump turned position m by (m + k)·θ
+    long restarts = 0;           ///< indices where the dump's positions restart or jump
+    bool reversed = false;
+    Eigen::VectorXd theta, theta_sigma;  ///< per pair: θ_j and its standard error
+    long indices = 0, groups = 0;        ///< the sequence indices and groups measured
+  };
+  std::optional<Measured> measured;
+  /// A parameter of the dump's RoPE that differs from the expected one (JSON "difference"): "position_scale",
+  /// "base", "length", "attention_factor", "magnitude", "rotary_dim", "partner", "position_offset", "channels", ….
+  struct Difference {
+    std::string parameter;
+    double expected = 0, found = 0;
+  };
+  std::vector<Difference> difference;
+  /// The share of the dump's elements the difference explains, confirmed over the whole dump (explained of total);
+  /// total 0: none confirmed.
+  long difference_explained = 0, difference_total = 0;
   Message message;  ///< one sentence, empty when there is nothing to say
 };
 

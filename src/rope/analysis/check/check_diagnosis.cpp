@@ -1,6 +1,7 @@
 // rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
 // restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -11,8 +12,10 @@
 
 #include "rope/analysis/check/fast/check_sample.hpp"
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/measured_rope.hpp"
 #include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/constants.hpp"
+#include "rope/core/frequencies.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/families/family_table.hpp"
 
@@ -93,6 +96,10 @@ void name_match(CheckReport& report, const DumpSource& source, const std::vector
   CheckDiagnosis& dg = report.diagnosis;
   dg.matches = kind;
   dg.found = std::move(found);
+  if (kind == known_variant("norm-scaled") && !dg.found.empty()) {  // the magnitude measured: s times the expected a
+    const double a = report.expected.attention_factor();
+    dg.difference = {{"attention_factor", a, a * dg.found.front().second}};
+  }
   const VariantSaying saying{report.expected, dg, report.comparison, positions, source.groups(), source.dtype()};
   dg.message = variant_sentence(kind, saying);
 }
@@ -360,11 +367,288 @@ void try_fast_math(CheckReport& report, const DumpSource& source, long start,
   }
 }
 
+/// `x` as a fraction p/q with q <= 16 when one lies within `rel` of it (2 for 2.0000003), else x.
+double simple_fraction(double x, double rel) {
+  for (int q = 1; q <= 16; ++q) {
+    const double p = std::round(x * q);
+    if (p >= 1 && std::abs(p / q / x - 1) <= rel) return p / q;
+  }
+  return x;
+}
+
+/// Compares `v` over the whole dump; when it passes, the diagnosis names it with its `found` and the difference
+/// `diff`, and the share it explains. Returns whether it passed.
+bool confirm_difference(CheckReport& report, const DumpSource& source, long start,
+                        const std::vector<AxisPosition>& positions, Variant v,
+                        std::vector<CheckDiagnosis::Difference> diff) {
+  const VariantId kind = v.kind;
+  report.variants.emplace_back(kind, source.compare(start, positions, {v}).front());
+  const DumpComparison& c = report.variants.back().second;
+  if (!c.passed()) return false;
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.matches = kind;
+  dg.found = v.found;
+  dg.difference = std::move(diff);
+  dg.difference_explained = c.total - c.failing;
+  dg.difference_total = c.total;
+  return true;
+}
+
+/// The measured frequencies against the expected ones, pair by pair (the pairs the same): one constant ratio s for
+/// every pair turned by at least a radian at the largest position (each within 4σ of its θ_j and 10⁻⁴), or nullopt.
+std::optional<double> constant_ratio(const RopeExpectation& expected, const CheckDiagnosis::Measured& m,
+                                     double largest) {
+  const int half = expected.rotary_dim() / 2;
+  if (m.rotary_dim != expected.rotary_dim() || m.theta.size() != half || m.pairs.size() != std::size_t(half))
+    return std::nullopt;
+  std::vector<double> ratio, spread;
+  for (int j = 0; j < half; ++j) {
+    auto [a, b] = pair_channels(expected, j, false);
+    if (a > b) std::swap(a, b);
+    if (m.pairs[static_cast<std::size_t>(j)] != std::pair{a, b}) return std::nullopt;
+    const double te = expected.theta()[j], tm = m.theta[j];
+    if (!(te * largest >= 1) || !(tm > 0)) continue;
+    ratio.push_back(tm / te);
+    spread.push_back(4 * m.theta_sigma[j] / tm + 1e-4);
+  }
+  if (ratio.size() < 2) return std::nullopt;
+  std::vector<double> sorted = ratio;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
+  const double s = sorted[sorted.size() / 2];
+  for (std::size_t k = 0; k < ratio.size(); ++k) {
+    if (!(std::abs(ratio[k] / s - 1) <= spread[k])) return std::nullopt;
+  }
+  return s;
+}
+
+/// Most elements the element classification reads (each dump): a larger dump is left to the measurement of its RoPE.
+constexpr long kClassifiedElements = 1L << 24;
+
+/// The failing elements of a dump classified one by one, over the whole dump: each rotated element y_c of pair
+/// (x_a, x_b) at position m that is not RoPE's a·(R(mθ)x)_c within the bound below, and is instead its input x_c
+/// (never written), a·x_c·cos(mθ) (the sin term dropped) or 0; where they lie (channels, sequence indices, groups).
+/// Bound: 8·ε_T + 4·ε_f32·(1 + |mθ|) of a·‖x‖ (the dump's rounding and a float32 angle's), which keeps the classes
+/// apart wherever they differ by more than that.
+struct ElementClasses {
+  long failing = 0, unrotated = 0, cos_only = 0, zero = 0;  ///< a failing element may be of several kinds
+  bool block = false;  ///< every element of the channels and groups below keeps its input at every sequence index
+  int first_channel = -1, last_channel = -1;  ///< of the unrotated elements
+  long first_index = -1, last_index = -1;     ///< of the unrotated elements
+  std::vector<char> channels, indices, groups;
+  long count(const std::vector<char>& v) const { return static_cast<long>(std::count(v.begin(), v.end(), 1)); }
+};
+
+std::optional<ElementClasses> classify_elements(const RopeExpectation& expected, const DumpSource& source, long start,
+                                                const std::vector<AxisPosition>& positions) {
+  const long seq = static_cast<long>(positions.size());
+  if (seq * source.groups() * source.d() > kClassifiedElements) return std::nullopt;
+  const int half = expected.rotary_dim() / 2;
+  const double a = expected.attention_factor(), eps = epsilon(source.dtype()), eps32 = epsilon(DType::F32);
+  ElementClasses out;
+  out.channels.assign(static_cast<std::size_t>(source.d()), 0);
+  out.indices.assign(static_cast<std::size_t>(seq), 0);
+  out.groups.assign(static_cast<std::size_t>(source.groups()), 0);
+  for (long s = 0; s < seq; ++s) {
+    const double m = positions[static_cast<std::size_t>(s)][0];
+    for (long g = 0; g < source.groups(); ++g) {
+      const auto [x, y] = source.vector_at(start + s, g);
+      for (int j = 0; j < half; ++j) {
+        const auto [ia, ib] = pair_channels(expected, j, false);
+        const auto [oa, ob] = pair_channels(expected, j, true);
+        const double phi = m * expected.theta()[j], c = std::cos(phi), sn = std::sin(phi);
+        const double xa = x[static_cast<std::size_t>(ia)], xb = x[static_cast<std::size_t>(ib)];
+        const double bound = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a * std::sqrt(xa * xa + xb * xb);
+        const std::array<std::array<double, 3>, 2> el{{{xa * c - xb * sn, xa, xa * c}, {xb * c + xa * sn, xb, xb * c}}};
+        const std::array<int, 2> out_ch{oa, ob};
+        for (int k = 0; k < 2; ++k) {
+          const double got = y[static_cast<std::size_t>(out_ch[static_cast<std::size_t>(k)])];
+          const auto& e = el[static_cast<std::size_t>(k)];
+          if (std::abs(got - a * e[0]) <= bound) continue;
+          ++out.failing;
+          const int ch = out_ch[static_cast<std::size_t>(k)];
+          if (std::abs(got - a * e[2]) <= bound) ++out.cos_only;
+          if (got == 0) ++out.zero;
+          if (std::abs(got - e[1]) <= bound) {
+            ++out.unrotated;
+            out.channels[static_cast<std::size_t>(ch)] = 1;
+            out.indices[static_cast<std::size_t>(s)] = 1;
+            out.groups[static_cast<std::size_t>(g)] = 1;
+            out.first_channel = out.first_channel < 0 ? ch : std::min(out.first_channel, ch);
+            out.last_channel = std::max(out.last_channel, ch);
+            if (out.first_index < 0) out.first_index = s;
+            out.last_index = s;
+          }
+        }
+      }
+    }
+  }
+  // A block: every element of those channels and groups keeps its input at every index (where RoPE turns them too
+  // little to fail as well).
+  out.block = out.unrotated > 0;
+  for (long s = 0; s < seq && out.block; ++s) {
+    for (long g = 0; g < source.groups() && out.block; ++g) {
+      if (!out.groups[static_cast<std::size_t>(g)]) continue;
+      const auto [x, y] = source.vector_at(start + s, g);
+      for (int ch = 0; ch < source.d() && out.block; ++ch) {
+        const auto c = static_cast<std::size_t>(ch);
+        if (out.channels[c] && std::abs(y[c] - x[c]) > 8 * eps * std::abs(x[c])) out.block = false;
+      }
+    }
+  }
+  return out;
+}
+
+/// The failing elements all of one kind (elements_classes): the sin term dropped on every rotated channel, or
+/// elements that keep their input, named with where they lie; the share is that of the whole dump's elements.
+bool name_element_class(CheckReport& report, const ElementClasses& k) {
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& e = report.comparison;
+  if (k.failing == 0 || e.failing == 0) return false;
+  const auto explain = [&](const char* name, std::vector<std::pair<std::string, double>> found,
+                           std::vector<CheckDiagnosis::Difference> diff) {
+    dg.matches = known_variant(name);
+    dg.found = std::move(found);
+    dg.difference = std::move(diff);
+    dg.difference_total = e.total;
+    dg.difference_explained = e.total;
+    return true;
+  };
+  if (k.cos_only == k.failing && k.unrotated < k.failing) {
+    const double channels = report.expected.rotary_dim();
+    return explain("sin-dropped", {{"channels", channels}}, {{"sin_term", 1, 0}});
+  }
+  if (k.unrotated == k.failing) {
+    const double channels = static_cast<double>(k.count(k.channels));
+    const double indices = static_cast<double>(k.block ? static_cast<long>(k.indices.size()) : k.count(k.indices));
+    const double groups = static_cast<double>(k.count(k.groups));
+    const double elements = k.block ? channels * indices * groups : static_cast<double>(k.unrotated);
+    return explain("elements-unrotated",
+                   {{"channel", k.first_channel},
+                    {"channels", channels},
+                    {"elements", elements},
+                    {"indices", indices},
+                    {"groups", groups}},
+                   {{"unrotated_elements", 0, elements}});
+  }
+  return false;
+}
+
+/// No listed variant matches: the dump measured (measured_rope.hpp, identify's engine), the parameters where its
+/// RoPE differs from the expected one stated, and the simplest difference that explains the whole dump named, one
+/// parameter at a time: a constant ratio of every frequency (the positions scaled), then a ladder of another base
+/// (with dynamic NTK expected, the rule's base at another length first: the one parameter the engine set).
+void diagnose_measured(CheckReport& report, const DumpSource& source, long start,
+                       const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  if (expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward) return;
+  std::optional<CheckDiagnosis::Measured> measured = measure_dump(source, start, positions);
+  if (!measured) return;
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.measured = std::move(measured);
+  const CheckDiagnosis::Measured& m = *dg.measured;
+  // Elements first: a dump whose failing elements are all of one kind is that, whatever the fit of its pairs says.
+  if (const std::optional<ElementClasses> k = classify_elements(expected, source, start, positions);
+      k && name_element_class(report, *k))
+    return;
+  const int r = expected.rotary_dim();
+  double largest = 0;
+  for (const AxisPosition& p : positions) largest = std::max(largest, std::abs(p[0]));
+  // What differs, each parameter with the expected value and the measured one.
+  std::vector<CheckDiagnosis::Difference> diff;
+  if (m.rotary_dim > 0 && m.rotary_dim != r) diff.push_back({"rotary_dim", double(r), double(m.rotary_dim)});
+  const double partner = expected.rope.layout == Layout::Half ? r / 2.0 : 1.0;
+  if (!m.pairs.empty() && m.rotary_dim == r) {
+    const double found = m.pairs.front().second - m.pairs.front().first;
+    if (found != partner) diff.push_back({"partner", partner, found});
+  }
+  if (m.position_offset != 0) diff.push_back({"position_offset", 0, m.position_offset});
+  // The magnitude beyond 1 %: a few elements off (a corrupted block) move the fitted a² by less; an exact magnitude is
+  // the norm screen's (norm-scaled), named before the measurement.
+  if (std::abs(m.attention_factor / expected.attention_factor() - 1) > 1e-2)
+    diff.push_back({"attention_factor", expected.attention_factor(), m.attention_factor});
+  if (const std::optional<double> s = constant_ratio(expected, m, largest); s && std::abs(*s - 1) > 1e-6) {
+    const double scale = simple_fraction(*s, 1e-4);
+    std::vector<CheckDiagnosis::Difference> with = diff;
+    with.push_back({"position_scale", 1, scale});
+    Variant v = variant_of(known_variant("positions-scaled"), expected);
+    v.spec.set_theta(expected.theta() * scale);
+    v.found = {{"scale", scale}};
+    if (confirm_difference(report, source, start, positions, v, with)) return;
+    diff = std::move(with);
+  } else if (m.family == "default" && m.base > 1 && m.rotary_dim == r && diff.empty() &&
+             (expected.scaled() || std::abs(m.base / expected.base() - 1) > 1e-6)) {
+    const RopeConfig& k = expected.rope.config;
+    const double base = m.base;
+    if (k.type == ScalingType::Dynamic && k.factor && k.max_position_embeddings && r > 2) {
+      // base·(f·L/M − (f − 1))^(r/(r−2)) = b: L = M·((b/base)^((r−2)/r) + f − 1)/f, a whole length.
+      const double f = *k.factor, big_m = static_cast<double>(*k.max_position_embeddings);
+      const double length = std::round(big_m * (std::pow(base / k.base, (r - 2.0) / r) + f - 1) / f);
+      const double at = k.base * std::pow(f * length / big_m - (f - 1), r / (r - 2.0));
+      if (length > 0 && std::isfinite(at)) {
+        std::vector<CheckDiagnosis::Difference> with = diff;
+        with.push_back({"length",
+                        static_cast<double>(k.seq_len ? std::max(*k.seq_len, *k.max_position_embeddings)
+                                                      : *k.max_position_embeddings),
+                        length});
+        with.push_back({"base", expected.base(), at});
+        Variant v = variant_of(known_variant("dynamic-length-other"), expected);
+        v.spec.set_theta(frequencies(r, at));
+        v.found = {{"length", length}, {"base", at}};
+        if (confirm_difference(report, source, start, positions, v, with)) return;
+      }
+    }
+    // The base to the fewest significant digits within 10⁻⁶ of the one measured (20000 for 20000.00004); a scaled
+    // expectation's factor goes with it (the dump's ladder is unscaled).
+    double said = base;
+    for (int digits = 1; digits <= 7; ++digits) {
+      const double b = std::stod(fmt::format("{:.{}g}", base, digits));
+      if (std::abs(b / base - 1) <= 1e-6) {
+        said = b;
+        break;
+      }
+    }
+    diff.push_back({"base", expected.base(), said});
+    if (expected.scaled() && k.factor) diff.push_back({"factor", *k.factor, 1});
+    Variant v = variant_of(known_variant("base-other"), expected);
+    v.spec.set_theta(frequencies(r, said));
+    v.found = {{"base", said}};
+    if (confirm_difference(report, source, start, positions, v, diff)) return;
+  }
+  dg.difference = std::move(diff);
+}
+
 /// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
 /// what it does there.
 void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
   CheckDiagnosis& dg = report.diagnosis;
+  if (!dg.difference.empty()) {
+    // Measured, and no one difference explains the whole dump: what differs is the diagnosis, no closest variant
+    // (one that is not the cause is no lead).
+    std::vector<std::string> items;
+    for (const CheckDiagnosis::Difference& c : dg.difference)
+      items.push_back(fmt::format("{} {:.7g} → {:.7g}", c.parameter, c.expected, c.found));
+    // The pairing alone differs: the other layout is that difference, and its comparison the share it explains.
+    if (dg.difference.size() == 1 && dg.difference.front().parameter == "partner") {
+      for (const auto& [kind, c] : report.variants) {
+        if (kind != known_variant("layout-swapped") || c.total == 0) continue;
+        dg.difference_explained = c.total - c.failing;
+        dg.difference_total = c.total;
+        const double share = 100.0 * static_cast<double>(dg.difference_explained) / static_cast<double>(c.total);
+        dg.message = msg(
+            "no known variant explains the dump; measured, its RoPE differs from the expected one in {0} (expected → "
+            "found), which explains {1} of {2} elements ({3:.3g} %): the others are not RoPE's; run `rope identify` "
+            "to see what the dump does",
+            fmt::format("{}", fmt::join(items, ", ")), dg.difference_explained, c.total, share);
+        return;
+      }
+    }
+    dg.message =
+        msg("no known variant explains the dump; measured, its RoPE differs from the expected one in {0} (expected → "
+            "found), which does not explain every element: run `rope identify` to see what the dump does",
+            fmt::format("{}", fmt::join(items, ", ")));
+    return;
+  }
   const DumpComparison& nearest = report.variants[closest].second;
   dg.closest = report.variants[closest].first;
   dg.closest_explained = nearest.total - nearest.failing;
@@ -536,6 +820,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   if (!dg.matches) try_position_offset(report, source, start, positions);
   if (!dg.matches) try_head_offsets(report, source, start, positions);
   if (!dg.matches) try_measured_base(report, source, start, positions);
+  if (!dg.matches) diagnose_measured(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);
   } else {

@@ -14,6 +14,7 @@
 
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/measured_rope.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
@@ -187,6 +188,33 @@ double mode_found(const CheckDiagnosis& dg, const char* name, double otherwise) 
 
 namespace {
 
+/// A shift map whose keys all turned by one δ, not each by its own new − old (the whole cache moved as one shift):
+/// δ measured (measured_rope.hpp measure_one_turn), confirmed with every key at δ over the whole dump.
+void try_one_turn(CheckReport& report, const DumpSource& source, long start,
+                  const std::vector<AxisPosition>& positions) {
+  const std::optional<double> delta =
+      measure_one_turn(source, start, static_cast<long>(positions.size()), report.expected);
+  if (!delta) return;
+  const std::vector<AxisPosition> one(positions.size(), AxisPosition::single(*delta));
+  Variant v;
+  v.kind = known_variant("shift-map-one-delta");
+  v.spec = report.expected;
+  report.variants.emplace_back(v.kind, source.compare(start, one, {v}).front());
+  const DumpComparison& c = report.variants.back().second;
+  if (!c.passed()) return;
+  std::vector<double> deltas;
+  for (const AxisPosition& p : positions) deltas.push_back(p[0]);
+  std::sort(deltas.begin(), deltas.end());
+  const auto distinct = std::unique(deltas.begin(), deltas.end()) - deltas.begin();
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.matches = v.kind;
+  dg.found = {{"delta", *delta}};
+  dg.difference = {{"deltas", static_cast<double>(distinct), 1}};
+  dg.difference_explained = c.total - c.failing;
+  dg.difference_total = c.total;
+  dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+}
+
 /// A shift map's mistakes (H2) in the map's words: the forward rows that a per-key δ makes them, renamed.
 void diagnose_shift_map(CheckDiagnosis& dg) {
   const VariantId forward = *dg.matches;
@@ -217,6 +245,7 @@ void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
   CheckDiagnosis& dg = report.diagnosis;
   const std::optional<VariantId> forward = dg.matches;
   if (e.mode == CheckMode::Grad && !dg.matches) diagnose_gradient_parts(report, source, start, positions);
+  if (e.mode == CheckMode::ShiftMap && !dg.matches) try_one_turn(report, source, start, positions);
   if (!dg.matches) return;
   // A norm scaled by 0 is a gradient never written; a shift's keys scaled by the magnitude they carry, that
   // magnitude applied again.

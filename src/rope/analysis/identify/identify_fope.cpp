@@ -109,19 +109,24 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   Identification::Fope f;
   f.kept = kept, f.padded = n - kept, f.sin_padded_one = padding == FopePairKind::SinOne;
   f.norm_min = INFINITY, f.norm_max = 0;
-  double sx = 0, sy = 0;
+  double sx = 0, sy = 0, turned = 0, magnitude = 0;
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < groups; ++g) {
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
       for (int j = 0; j < kept; ++j) {
         const double nx = std::hypot(x[j], x[j + n]), ny = std::hypot(y[j], y[j + n]);
+        const std::complex<double> zx(x[j], x[j + n]), zy(y[j], y[j + n]);
+        turned += std::abs(std::imag(std::conj(zx) * zy)), magnitude += nx * ny;
         sx += nx * nx, sy += ny * ny;
         if (nx > 1e-6) f.norm_min = std::min(f.norm_min, ny / nx), f.norm_max = std::max(f.norm_max, ny / nx);
       }
     }
   }
   if (!(f.norm_max > 0) || f.norm_max / f.norm_min - 1 < std::max(1e-2, 10 * eps)) return std::nullopt;
+  // Every ζ real (each channel its input times one number, x·cos with the sin term dropped): no pair is turned, which
+  // FoPE's sums of cos′ and sin′ do.
+  if (turned <= 4 * eps * magnitude) return std::nullopt;
   // GQA: the largest block of consecutive heads that shares every ζ.
   f.group_heads = 1;
   for (long size = before.heads; size >= 2; --size) {

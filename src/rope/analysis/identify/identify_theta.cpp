@@ -512,7 +512,8 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   if (unit_steps >= 3 && reliable.size() >= 3) {
     std::vector<double> w(reliable.size(), 1.0), th(reliable.size()), c(reliable.size());
     for (std::size_t k = 0; k < reliable.size(); ++k) th[k] = std::arg(turn[reliable[k]]);
-    double shift = 0;  // the correction carried to later indices
+    double shift = 0;            // the correction carried to later indices
+    std::vector<double> jumped;  // each jump's correction
     for (long s = 1; s < seq && id.jumps.size() < kMaxJumps; ++s) {
       const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)];
       std::vector<double> miss;
@@ -537,11 +538,24 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
         }
         if (static_cast<double>(true_step) != step) {
           id.jumps.push_back(s);
+          jumped.push_back(static_cast<double>(true_step) - step);
           shift += static_cast<double>(true_step) - step;
         }
       }
       p[static_cast<std::size_t>(s)] = positions[static_cast<std::size_t>(s)] + shift;
     }
+    // One index that departs and the next that steps back by as much is no restart: some elements of that vector
+    // departing (a kernel's stores racing, not its positions): both dropped, that index at the positions given.
+    std::vector<long> kept;
+    for (std::size_t k = 0; k < id.jumps.size(); ++k) {
+      if (k + 1 < id.jumps.size() && id.jumps[k + 1] == id.jumps[k] + 1 && jumped[k + 1] == -jumped[k]) {
+        p[static_cast<std::size_t>(id.jumps[k])] -= jumped[k];
+        ++k;
+        continue;
+      }
+      kept.push_back(id.jumps[k]);
+    }
+    id.jumps = std::move(kept);
   }
   if (!id.jumps.empty()) estimate(p, false);  // θ_j again on the dump's own positions
   // One offset common to every pair: c_j = arg Σ u·e^(−iθ_j m) is θ_j·k.

@@ -15,6 +15,23 @@ namespace rope::variants::norm_scaled {
 
 Message norm_says(S c) {
   const double bound = check_norm_bound(c.expected, c.dtype);
+  // The magnitude the dump carries, s·a, against the known formulas of an a already applied: a² (the factor applied
+  // twice) and YaRN's 0.1·ln f·a + 1 (the formula fed its own result).
+  const double a = c.expected.attention_factor(), got = found_value(c) * a;
+  const RopeConfig& k = c.expected.rope.config;
+  if (a != 1.0 && std::abs(got / (a * a) - 1) <= bound) {
+    return msg("the output's magnitude is {0} = a² of the attention factor a {1}: the attention factor applied twice",
+               fmt::format("{:.6g}", got), fmt::format("{:.6g}", a));
+  }
+  if (a != 1.0 && k.type == ScalingType::Yarn && k.factor && *k.factor > 1) {
+    const double fed = 0.1 * std::log(*k.factor) * a + 1;
+    if (std::abs(got / fed - 1) <= bound) {
+      return msg(
+          "the output's magnitude is {0} = 0.1·ln f·a + 1 with f {1} and a {2}, the attention factor YaRN's "
+          "0.1·ln f + 1 already gives: the formula applied again to its own result",
+          fmt::format("{:.6g}", got), fmt::format("{:g}", *k.factor), fmt::format("{:.6g}", a));
+    }
+  }
   return msg(
       "the output's norm is scaled by {0}: each rotated pair's norm is that many times a·‖x‖ (attention factor a {1}), "
       "where a rotation keeps it within {2} (an attention factor applied where none belongs, or a wrong one)",

@@ -68,6 +68,10 @@
 #include "rope/analysis/variants/positions_restart.cpp"
 #include "rope/analysis/variants/positions_offset.cpp"
 #include "rope/analysis/variants/base_other.cpp"
+#include "rope/analysis/variants/positions_scaled.cpp"
+#include "rope/analysis/variants/dynamic_length_other.cpp"
+#include "rope/analysis/variants/sin_dropped.cpp"
+#include "rope/analysis/variants/elements_unrotated.cpp"
 #include "rope/analysis/variants/angles_fast_math.cpp"
 #include "rope/analysis/variants/heads_zeroed.cpp"
 #include "rope/analysis/variants/heads_uninitialised.cpp"
@@ -77,6 +81,7 @@
 #include "rope/analysis/variants/shift_map_offset.cpp"
 #include "rope/analysis/variants/shift_map_not_rotated.cpp"
 #include "rope/analysis/variants/shift_map_sign.cpp"
+#include "rope/analysis/variants/shift_map_one_delta.cpp"
 #include "rope/analysis/variants/qk_crossed.cpp"
 #include "rope/analysis/variants/k_with_query_heads.cpp"
 // clang-format on

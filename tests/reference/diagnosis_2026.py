@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""RoPE bugs whose cause is a measured difference, not a listed variant: each kernel written here with NumPy alone from
+the reported code, not from rope's code in src/, so that `rope check` must measure the dump (positions, base,
+magnitude, elements) to name what it does.
+
+The correct kernel is Hugging Face's (transformers src/transformers/models/llama/modeling_llama.py,
+LlamaRotaryEmbedding and apply_rotary_pos_emb: inv_freq = 1 / base^(arange(0, r, 2) / r), freqs = m · inv_freq in
+float32, emb = cat(freqs, freqs), q · cos + rotate_half(q) · sin); the scaled parameters follow
+src/transformers/modeling_rope_utils.py at commit 5fd7ca7bc9 (_compute_dynamic_ntk_parameters,
+_compute_yarn_parameters). Each case changes one step:
+
+    positions_doubled   [256, 8, 128], base 5e7: every token turned at 2·m (a position scale of 2 applied where none
+                        belongs): named positions-scaled, found scale 2; identify reads linear, factor 0.5
+    sin_dropped         [256, 8, 192], base 1e6: out = x·cos, the rotate_half(x)·sin term dropped: named
+                        sin-dropped (every rotated channel x·cos)
+    half_unstored       [256, 8, 128], base 1e6: an in-place kernel that writes only the first half of each pair:
+                        channels 64…127 keep their input: named elements-unrotated, found channel 64, channels 64
+    dynamic_at_longest  [512, 12, 64], base 1000, dynamic NTK f 2 from L0 2048: the engine computes the base once at
+                        f·L0 = 4096 (_compute_dynamic_ntk_parameters with seq_len 4096) instead of at
+                        max(seq_len, L0) = 2048: named dynamic-length-other, found length 4096; identify reads
+                        base 3108.22
+    attention_twice     [256, 8, 128], YaRN f 64 from 4096, base 10000: the attention factor a = 0.1·ln f + 1 =
+                        1.41589 fed to the same formula again, 0.1·ln f·a + 1 = 1.58885: named norm-scaled, found
+                        factor 1.58885 / 1.41589 = 1.12216 and the formula named
+
+    racing_stores       DeepSeek-V4's kv [1024, 1, 512] at layer 0 (θ 10000, 64 interleaved channels at 448 … 511):
+                        1 649 elements of the rotated channels in 31 tokens keep their input (two stores racing):
+                        named elements-unrotated, scattered, with their channels, indices and count
+    shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
+                        re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
+                        --shift-map, named shift-map-one-delta, found delta
+
+Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
+exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
+
+Usage: diagnosis_2026.py DIR
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def inv_freq(base, r):
+    return (1.0 / (base ** (np.arange(0, r, 2, dtype=np.int64).astype(np.float32) / r))).astype(np.float32)
+
+
+def rotate_half(x):
+    h = x.shape[-1] // 2
+    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
+def cos_sin(positions, theta, scale=1.0):
+    freqs = positions.astype(np.float32)[:, None] * theta.astype(np.float32)[None, :]
+    emb = np.concatenate([freqs, freqs], axis=-1)
+    return (np.cos(emb) * scale).astype(np.float32)[:, None, :], (np.sin(emb) * scale).astype(np.float32)[:, None, :]
+
+
+def hf_rope(q, positions, theta, scale=1.0):
+    cos, sin = cos_sin(positions, theta, scale)
+    return (q * cos + rotate_half(q) * sin).astype(np.float32)
+
+
+def dynamic_base(base, r, factor, original, seq_len):
+    """_compute_dynamic_ntk_parameters: base · ((f·L / L0) − (f − 1))^(r / (r − 2)), L = max(seq_len, L0)."""
+    length = max(seq_len, original)
+    return base * ((factor * length / original) - (factor - 1)) ** (r / (r - 2))
+
+
+def yarn(base, r, factor, original, beta_fast=32.0, beta_slow=1.0):
+    """_compute_yarn_parameters: the ramp between the corrected dimensions, and the attention factor 0.1·ln f + 1."""
+    def dim(turns):
+        return (r * np.log(original / (turns * 2 * np.pi))) / (2 * np.log(base))
+    low, high = max(np.floor(dim(beta_fast)), 0), min(np.ceil(dim(beta_slow)), r - 1)
+    ramp = np.clip((np.arange(r // 2, dtype=np.float32) - low) / (high - low), 0, 1)
+    pos = base ** (np.arange(0, r, 2, dtype=np.float32) / r)
+    extrapolation, interpolation = 1.0 / pos, 1.0 / (factor * pos)
+    keep = 1 - ramp
+    theta = (interpolation * (1 - keep) + extrapolation * keep).astype(np.float32)
+    return theta, 0.1 * np.log(factor) + 1
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(2026)
+    cases = []
+
+    def save(name, q, y, positions, args, matches, found=None, identify=None, identify_family=None, found_rel=1e-6):
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        np.save(os.path.join(d, "q.npy"), q)
+        np.save(os.path.join(d, "q_rope.npy"), y)
+        np.save(os.path.join(d, "positions.npy"), np.asarray(positions, np.int64))
+        cases.append({"name": name, "args": ["--before", os.path.join(d, "q.npy"), "--after",
+                                             os.path.join(d, "q_rope.npy"), "--positions",
+                                             os.path.join(d, "positions.npy")] + args,
+                      "exit": 1, "matches": matches, "found": found or {}, "found_rel": found_rel,
+                      "identify": identify, "identify_family": identify_family})
+
+    def q_of(seq, heads, d):
+        return rng.standard_normal((seq, heads, d)).astype(np.float32)
+
+    pos = np.arange(256)
+    q = q_of(256, 8, 128)
+    save("positions_doubled", q, hf_rope(q, 2 * pos, inv_freq(5e7, 128)), pos,
+         ["--base", "5e7", "--layout", "half", "--angles", "float32"], "positions-scaled", {"scale": 2.0},
+         {"layout": "half", "rotary_offset": 0, "rotary_dim": 128}, {"family": "linear", "base": 5e7})
+
+    q = q_of(256, 8, 192)
+    cos, _ = cos_sin(pos, inv_freq(1e6, 192))
+    save("sin_dropped", q, (q * cos).astype(np.float32), pos, ["--base", "1e6", "--layout", "half", "--angles",
+                                                               "float32"], "sin-dropped", {"channels": 192.0})
+
+    q = q_of(256, 8, 128)
+    y = hf_rope(q, pos, inv_freq(1e6, 128))
+    y[..., 64:] = q[..., 64:]
+    save("half_unstored", q, y, pos, ["--base", "1e6", "--layout", "half", "--angles", "float32"],
+         "elements-unrotated", {"channel": 64.0, "channels": 64.0})
+
+    pos512 = np.arange(512)
+    q = q_of(512, 12, 64)
+    base = dynamic_base(1000.0, 64, 2.0, 2048, 4096)
+    save("dynamic_at_longest", q, hf_rope(q, pos512, inv_freq(base, 64)), pos512,
+         ["--base", "1000", "--layout", "half", "--scaling", "dynamic", "--factor", "2", "--max-position-embeddings",
+          "2048", "--angles", "float32"], "dynamic-length-other", {"length": 4096.0}, found_rel=1e-3,
+         identify={"layout": "half", "rotary_offset": 0, "rotary_dim": 64},
+         identify_family={"family": "default", "base": float(base)})
+
+    q = q_of(256, 8, 128)
+    theta, a = yarn(10000.0, 128, 64.0, 4096)
+    twice = 0.1 * np.log(64.0) * a + 1
+    save("attention_twice", q, hf_rope(q, pos, theta, twice), pos,
+         ["--base", "10000", "--layout", "half", "--scaling", "yarn", "--factor", "64", "--original-max-position",
+          "4096", "--angles", "float32"], "norm-scaled", {"factor": float(twice / a)},
+         found_rel=1e-5)
+
+    # DeepSeek-V4's kv [1024, 1, 512] at layer 0 (its config.json, the legacy form of tests/reference/deepseek_v4.py:
+    # θ 10000, no YaRN on a sliding layer, qk_rope_head_dim 64 on channels 448 … 511, GLM's interleaved rotate_half of
+    # DeepseekV4RotaryEmbedding), written by two stores racing: 1 649 elements of the last 64 channels, in 31 of the
+    # 1 024 tokens, keep their input.
+    cfg = dict(model_type="deepseek_v4", head_dim=512, qk_rope_head_dim=64, num_hidden_layers=7,
+               max_position_embeddings=1048576, rope_theta=10000.0, compress_rope_theta=160000.0,
+               compress_ratios=[0, 0, 4, 128, 4, 128, 0],
+               rope_scaling=dict(type="yarn", factor=16, original_max_position_embeddings=65536, beta_fast=32,
+                                 beta_slow=1))
+    d = os.path.join(out, "racing_stores")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+    pos1k = np.arange(1024)
+    kv = q_of(1024, 1, 512)
+    freqs = (pos1k.astype(np.float32)[:, None] * inv_freq(10000.0, 64)[None, :]).astype(np.float32)
+    cos, sin = np.repeat(np.cos(freqs), 2, -1)[:, None, :], np.repeat(np.sin(freqs), 2, -1)[:, None, :]
+    part = kv[..., 448:]
+    glm = np.empty_like(part)
+    glm[..., 0::2], glm[..., 1::2] = -part[..., 1::2], part[..., 0::2]
+    y = kv.copy()
+    y[..., 448:] = (part * cos + glm * sin).astype(np.float32)
+    tokens = np.sort(rng.choice(np.arange(1, 1024), 31, False))
+    flat = np.array([(t, c) for t in tokens for c in range(448, 512)])
+    lost = flat[np.sort(rng.choice(len(flat), 1649, False))]
+    y[lost[:, 0], 0, lost[:, 1]] = kv[lost[:, 0], 0, lost[:, 1]]
+    save("racing_stores", kv, y, pos1k, ["--config", os.path.join(d, "config.json"), "--layer-type", "0", "--angles",
+                                          "float32"], "elements-unrotated",
+         {"channel": float(lost[:, 1].min()), "channels": float(len(set(lost[:, 1]))), "elements": 1649.0,
+          "indices": 31.0, "groups": 1.0})
+
+    # A K cache compacted after eviction (as tests/reference/shift_map.py builds it: 4 sinks and a sorted sample of a
+    # 4096-token context moved to 0 … 47), re-rotated with VeloxQuant-MLX's rope_remap_positions
+    # (veloxquant_mlx/quantizers/a2ats_rope.py, PR #139: k' = R(δ)·k, half layout, float32 angles) called with one δ,
+    # the last survivor's new − old, for every key instead of each key's own.
+    keys, half = 48, 32
+    old = np.concatenate([np.arange(4), np.sort(rng.choice(np.arange(4, 4096), keys - 4, False))])
+    new = np.arange(keys)
+    theta = inv_freq(10000.0, 2 * half)
+    x = rng.standard_normal((keys, 2, 2 * half)).astype(np.float32)
+    k = hf_rope(x, old, theta)
+    delta = int(new[-1] - old[-1])
+    moved = hf_rope(k, np.full(keys, delta), theta)
+    d = os.path.join(out, "shift_map_one_delta")
+    os.makedirs(d, exist_ok=True)
+    np.save(os.path.join(d, "k.npy"), k)
+    np.save(os.path.join(d, "k_moved.npy"), moved)
+    with open(os.path.join(d, "map.csv"), "w") as f:
+        f.write("old,new\n" + "".join(f"{o},{n}\n" for o, n in zip(old, new)))
+    cases.append({"name": "shift_map_one_delta", "args": ["--before", os.path.join(d, "k.npy"), "--after",
+                                                          os.path.join(d, "k_moved.npy"), "--shift-map",
+                                                          os.path.join(d, "map.csv"), "--layout", "half", "--base",
+                                                          "10000", "--angles", "float32"],
+                  "exit": 1, "matches": "shift-map-one-delta", "found": {"delta": float(delta)}, "found_rel": 1e-9,
+                  "identify": None, "identify_family": None})
+
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump({"cases": cases}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
