@@ -74,7 +74,8 @@ GivenTable make_table(std::vector<double> cos, std::vector<double> sin, long row
       const auto k = static_cast<std::size_t>(r * half + i);
       t.cos[k] = cos[static_cast<std::size_t>(at)], t.sin[k] = sin[static_cast<std::size_t>(at)];
       if (!std::isfinite(t.cos[k]) || !std::isfinite(t.sin[k])) {
-        throw InvalidArgument(error_msg("{0}: row {1}, pair {2} is not a finite number: a table must be", name, r, i));
+        throw InvalidArgument(
+            error_msg("{0}: row {1}, pair {2} is not a finite number: a table holds finite cos and sin", name, r, i));
       }
     }
   }
