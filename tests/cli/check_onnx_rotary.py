@@ -10,6 +10,7 @@ random caches and position ids included):
   - the same cos and sin concatenated as vLLM's cos_sin_cache [max_pos, r] (cos then sin) pass with --cos-sin-cache;
     the halves of that cache exchanged are named table-cos-sin-swapped;
   - the same cache in one safetensors file of two tensors passes with --cos-tensor and --sin-tensor;
+  - Hugging Face's (cos, sin) with repeated halves, whole and partial (8 of 16 channels), read as r/2 pairs;
   - refused with exit 2 and one line naming the option and the rule: --base, --factor beside a table; --cos without
     --sin; a position id with no row in the table; --positions beside a table of a row per token.
 
@@ -96,6 +97,34 @@ def main():
            "table-cos-sin-swapped")
     st = os.path.join(d, "table.safetensors")
     expect("one safetensors file", pair + ["--cos", st, "--sin", st, "--cos-tensor", "cos", "--sin-tensor", "sin"], 0)
+
+    # Hugging Face's (cos, sin): emb = cat(freqs, freqs), [seq, r] with repeated halves, applied by apply_rotary_pos_emb
+    # (transformers src/transformers/models/llama/modeling_llama.py: q·cos + rotate_half(q)·sin, partial rotary the
+    # first r channels, as GPT-NeoX's apply_rotary_pos_emb splits them). The repeated form is read as r/2 pairs; a
+    # partial table of 8 of 16 channels passes with or without --partial-rotary-factor 0.5 and is refused with 0.25.
+    rng = np.random.default_rng(92)
+    S, H, D = 16, 2, 16
+    x = rng.standard_normal((S, H, D))
+    np.save(os.path.join(a.out, "hf_x.npy"), x.astype(np.float32))
+    for r in (D, D // 2):
+        inv = 1.0 / 10000.0 ** (np.arange(0, r, 2) / r)
+        emb = np.concatenate([np.outer(np.arange(S), inv)] * 2, axis=-1)
+        c, s = np.cos(emb)[:, None, :], np.sin(emb)[:, None, :]
+        xr = x[..., :r]
+        half = np.concatenate([-xr[..., r // 2:], xr[..., :r // 2]], axis=-1)
+        y = np.concatenate([xr * c + half * s, x[..., r:]], axis=-1)
+        np.save(os.path.join(a.out, f"hf_y{r}.npy"), y.astype(np.float32))
+        np.save(os.path.join(a.out, f"hf_cos{r}.npy"), np.cos(emb).astype(np.float32))
+        np.save(os.path.join(a.out, f"hf_sin{r}.npy"), np.sin(emb).astype(np.float32))
+        hf = ["--before", os.path.join(a.out, "hf_x.npy"), "--after", os.path.join(a.out, f"hf_y{r}.npy"),
+              "--cos", os.path.join(a.out, f"hf_cos{r}.npy"), "--sin", os.path.join(a.out, f"hf_sin{r}.npy")]
+        rep = expect(f"HF repeated halves, r = {r}", hf, 0)
+        if rep and (rep["expected"]["rotary_dim"] != r or rep["expected"]["table"]["form"] != "repeated halves"):
+            failures.append(f"HF repeated halves, r = {r}: read as {rep['expected']['rotary_dim']}, "
+                            f"{rep['expected']['table']}")
+        if r < D:
+            expect("HF partial, --partial-rotary-factor 0.5", hf + ["--partial-rotary-factor", "0.5"], 0)
+            expect("HF partial, --partial-rotary-factor 0.25", hf + ["--partial-rotary-factor", "0.25"], 2)
 
     # Refusals: one line naming the option.
     table = ["--cos", os.path.join(d, "cos.npy"), "--sin", os.path.join(d, "sin.npy")]
