@@ -376,13 +376,14 @@ void try_table_offset(CheckReport& report, const DumpSource& source, long start,
     if (static_cast<double>(row) == p) continue;
     offsets.push_back(variant_of(known_variant("positions-offset"), expected));
     offsets.back().position_offset = static_cast<double>(row) - p;
+    offsets.back().found = {{"offset", offsets.back().position_offset}};  // as the diagnosis names it (a sample's)
   }
   if (offsets.empty()) return;
   std::vector<DumpComparison> compared = source.compare(start, positions, offsets);
   for (std::size_t k = 0; k < offsets.size(); ++k) {
     report.variants.emplace_back(offsets[k].kind, std::move(compared[k]));
     if (!report.variants.back().second.passed()) continue;
-    name_match(report, source, positions, known_variant("positions-offset"), {{"offset", offsets[k].position_offset}});
+    name_match(report, source, positions, known_variant("positions-offset"), offsets[k].found);
     return;
   }
 }

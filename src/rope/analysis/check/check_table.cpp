@@ -48,6 +48,7 @@ const std::vector<CheckModeRow> kCheckModes = {
 }  // namespace
 
 double check_norm_bound(const RopeExpectation& expected, DType dtype) {
+  if (expected.table) return 2 * (epsilon(dtype) + epsilon(expected.table->type));  // a given table: ε_U for ε_A
   return 2 * (epsilon(dtype) + angle_epsilon(expected.angles.value_or(default_angle_model(dtype))));
 }
 

@@ -82,6 +82,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   u.eps_t = epsilon(type);
   const AngleModel model = spec.angles.value_or(default_angle_model(type));
   u.eps_a = angle_epsilon(model);
+  if (spec.table) u.eps_a = epsilon(spec.table->type);  // (T1): the table's rounding in place of the angle's
   u.c_i = angle_error_factors(model, spec.theta(), spec.base(), r);  // (C2)
   u.a = spec.attention_factor();
   u.norm_rel = 2 * (u.eps_t + u.eps_a);  // (N1)
