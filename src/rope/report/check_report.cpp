@@ -559,7 +559,12 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("max |Δ|/tolerance"), t.tr("{0}  (<= 1 passes)", ratio_text(c.max_ratio, digits)));
   // Each test's own ratio: bf16's element tolerance lets a norm 12 % off through, so the two differ.
   const CheckReport& rp = run.report;
-  if (!e.fope) {
+  if (!e.fope && e.table) {  // a given table: the elements under (T1)
+    row(t.tr("ratio per test"),
+        rp.norm_ratio ? t.tr("elements (T1) {0}, pair norms (N1) {1}", ratio_text(rp.element_ratio, digits),
+                             ratio_text(*rp.norm_ratio, digits))
+                      : t.tr("elements (T1) {0}, pair norms (N1) <= 1", ratio_text(rp.element_ratio, digits)));
+  } else if (!e.fope) {
     row(t.tr("ratio per test"),
         rp.norm_ratio ? t.tr("elements (C1) {0}, pair norms (N1) {1}", ratio_text(rp.element_ratio, digits),
                              ratio_text(*rp.norm_ratio, digits))
