@@ -121,6 +121,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_no_rope.cpp
   rope/analysis/check/check_mode.cpp
   rope/analysis/check/compare_exact.cpp
+  rope/analysis/check/cos_sin_table.cpp
   rope/analysis/check/fast/check_kernel.cpp
   rope/analysis/check/fast/check_screen.cpp
   rope/analysis/check/fast/check_sample.cpp

@@ -9,6 +9,7 @@
 
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/io/csv.hpp"
@@ -39,6 +40,12 @@ namespace {
 std::string expected_line(const RopeExpectation& e, const Message& where, const Text& t, const std::string& factor) {
   const std::string layout = layout_term(e.rope.layout).in(t.lang());
   const std::string base = format_number(e.base());
+  if (e.table) {  // a given cos/sin table (cos_sin_table.hpp): no base, its values carry any magnitude
+    return where.empty() ? t.tr("{0} layout, rotary dim {1} of {2}, cos and sin from the table given", layout,
+                                e.rotary_dim(), e.rope.head_dim)
+                         : t.tr("{0} layout ({1}), rotary dim {2} of {3}, cos and sin from the table given", layout,
+                                where.in(t.lang()), e.rotary_dim(), e.rope.head_dim);
+  }
   if (where.empty()) {
     return e.rope.axis_blocks
                ? t.tr(
@@ -348,6 +355,18 @@ Value check_value(const CheckRun& run) {
   x["attention_factor"] = e.attention_factor();
   x["scaling"] = e.scaling;
   x["error_model"] = e.error_model.en;
+  if (e.table) {  // the cos/sin table given (cos_sin_table.hpp): the reference instead of θ
+    Value& tb = x["table"];
+    tb["name"] = e.table->name;
+    tb["shape"] = Value::array();
+    for (const long n : e.table->shape) tb["shape"].push_back(n);
+    tb["form"] = std::string(to_string(e.table->form));
+    tb["rows"] = e.table->rows;
+    tb["pairs"] = e.table->half;
+    tb["per_token"] = e.table->per_token;
+    tb["cos_sin_cache"] = e.table->cache;
+    tb["type"] = std::string(to_string(e.table->type));
+  }
   if (e.query_beta != 0) {
     Value& q = x["query_scaling"];
     q["beta"] = e.query_beta;
@@ -552,20 +571,32 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (e.fope) row("FoPE", fope_text(e, t));
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   row(t.tr("error model"), e.error_model.in(t.lang()));
-  row(t.tr("tolerance (C1)"),
-      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}",
-                  !e.rope.axes                        ? std::string("|m|")
-                  : e.rope.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.rope.axes->position_offset) + "|"
-                                                      : std::string("|p_a(i)|"),
-                  g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype), g4(angle_epsilon(run.angles)),
-                  format_number(kToleranceSafety)));
-  row(t.tr("angles (C2)"),
-      t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base(), r)));
+  if (e.table) {  // (T1): the table's values, no angle
+    row(t.tr("tolerance (T1)"),
+        fmt::format("κ·|c_i + i·s_i|·‖x‖·(2·ε_T + 2·ε_U), ε_T = {} ({}), ε_U = {} ({}), κ = {}",
+                    g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype), g4(epsilon(e.table->type)),
+                    to_string(e.table->type), format_number(kToleranceSafety)));
+  } else {
+    row(t.tr("tolerance (C1)"), fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}",
+                                            !e.rope.axes ? std::string("|m|")
+                                            : e.rope.axes->position_offset != 0
+                                                ? "|p_a(i) + " + format_number(e.rope.axes->position_offset) + "|"
+                                                : std::string("|p_a(i)|"),
+                                            g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype),
+                                            g4(angle_epsilon(run.angles)), format_number(kToleranceSafety)));
+    row(t.tr("angles (C2)"),
+        t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base(), r)));
+  }
   out << '\n';
   row(t.tr("max |Δ|/tolerance"), t.tr("{0}  (<= 1 passes)", ratio_text(c.max_ratio, digits)));
   // Each test's own ratio: bf16's element tolerance lets a norm 12 % off through, so the two differ.
   const CheckReport& rp = run.report;
-  if (!e.fope) {
+  if (!e.fope && e.table) {  // a given table: the elements under (T1)
+    row(t.tr("ratio per test"),
+        rp.norm_ratio ? t.tr("elements (T1) {0}, pair norms (N1) {1}", ratio_text(rp.element_ratio, digits),
+                             ratio_text(*rp.norm_ratio, digits))
+                      : t.tr("elements (T1) {0}, pair norms (N1) <= 1", ratio_text(rp.element_ratio, digits)));
+  } else if (!e.fope) {
     row(t.tr("ratio per test"),
         rp.norm_ratio ? t.tr("elements (C1) {0}, pair norms (N1) {1}", ratio_text(rp.element_ratio, digits),
                              ratio_text(*rp.norm_ratio, digits))

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/models/grid_rope.hpp"
 #include "rope/io/po_file.hpp"
 #include "rope/models/model_config.hpp"
@@ -374,6 +375,17 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   cq.channel_ratio = Eigen::VectorXd::Zero(qwen.rope.head_dim);
   const VariantDump centred{joint, cq, 1, qwen.rope.head_dim, -1, std::nullopt};
   for (const Variant& v : table_variants({qwen, &centred})) built.insert(v.kind);
+  // A given cos/sin table (cos_sin_table.hpp): its own rows, and its rows gathered by index where ids are given.
+  RopeExpectation given = test::expect_half(8);
+  TensorData half;
+  half.shape = {4, 2}, half.values.assign(8, 0.5), half.dtype = DType::F32;
+  expect_table(given, std::make_shared<const GivenTable>(given_table(half, half, false, std::nullopt, 8, "t")));
+  std::vector<AxisPosition> ids;
+  for (const double p : {3, 1, 2}) ids.push_back(AxisPosition::single(p));
+  DumpComparison ct;
+  ct.channel_ratio = Eigen::VectorXd::Zero(8);
+  const VariantDump gathered{ids, ct, 1, 8, -1, std::nullopt};
+  for (const Variant& v : table_variants({given, &gathered})) built.insert(v.kind);
   for (const VariantRow& row : variant_table()) {
     if (row.from_expectation || row.from_dump) {
       EXPECT_EQ(built.count(row.kind), 1u) << row.name << " never built";

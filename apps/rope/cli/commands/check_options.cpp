@@ -27,6 +27,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.strict_order = opt.strict_order;
   s.coefficients = fope_checkpoint(opt.coefficients);
   s.kv_head = opt.kv_head;
+  s.table = opt.table;
   return s;
 }
 

@@ -36,6 +36,8 @@ struct CheckOptions {
   std::optional<long> kv_head;  ///< --kv-head (check, diff): the key-value head whose coefficients every vector takes
   /// --k-before, --k-after and their tensors (check): k's dumps, checked with q's (CheckRequest::keys).
   KeyDumps keys;
+  /// --cos, --sin, --cos-sin-cache and their tensors (check): the table the kernel was handed, the reference.
+  CosSinTableFiles table;
 };
 
 /// --coefficients FILE, FoPE's checkpoint, of check and diff: the one definition of the option, and the statement that

@@ -183,6 +183,21 @@ Command add_check_command(CLI::App& app) {
                  "RotaryEmbedding with num_heads) (default: the config's head_dim where a 2-axis dump's last axis is "
                  "several heads of it)")
       ->type_name("N");
+  sub->add_option("--cos", opt->table.cos,
+                  "the cos table the kernel was handed, the reference instead of θ: [max_pos, w] gathered by "
+                  "--positions, or [batch, seq, w] a row per token; w = r/2, or r with repeated halves (interleaved: "
+                  "pairs) (with --sin; docs/check.md (T1))")
+      ->type_name("FILE");
+  sub->add_option("--sin", opt->table.sin, "the sin table, the shape of --cos (may be --cos's file)")
+      ->type_name("FILE");
+  sub->add_option(
+         "--cos-sin-cache", opt->table.cache,
+         "vLLM's cos_sin_cache [max_pos, r], cos then sin, gathered by --positions: the reference instead of θ")
+      ->type_name("FILE");
+  sub->add_option("--cos-tensor", opt->table.cos_tensor, "the tensor of --cos's file")->type_name("NAME");
+  sub->add_option("--sin-tensor", opt->table.sin_tensor, "the tensor of --sin's file")->type_name("NAME");
+  sub->add_option("--cos-sin-cache-tensor", opt->table.cache_tensor, "the tensor of --cos-sin-cache's file")
+      ->type_name("NAME");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);

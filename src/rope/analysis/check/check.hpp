@@ -49,6 +49,8 @@
 
 namespace rope {
 
+struct GivenTable;
+
 /// The error model of the check: the reference computed in float64, the tolerance (C1) of the dump's type with
 /// the angle error (C2) of the implementation (RopeExpectation::angles).
 Message default_error_model();
@@ -124,6 +126,9 @@ struct RopeExpectation {
   /// --kv-head: every vector of the dump on this matrix of the coefficients (the dump holds that key-value head's
   /// heads alone: one key head, or a query head of its group); −1: each head on its group's by its index (F4).
   long fope_matrix = -1;
+  /// A cos/sin table the kernel was handed (analysis/check/cos_sin_table.hpp): the reference's cos and sin are the
+  /// table's at the row of each position, under (T1); null: cos(m·θ_i) and sin(m·θ_i) under (C1).
+  std::shared_ptr<const GivenTable> table;
   int rotary_dim() const { return 2 * static_cast<int>(rope.params.inv_freq.size()); }
 };
 
@@ -191,6 +196,10 @@ struct Variant {
   bool norms = false;
   bool zero = false;      ///< output-zero and the zeroed heads and channels: every element expected 0, exactly
   long group_offset = 0;  ///< heads-crossed: group g's input read from group (g + group_offset) mod groups
+  /// A given cos/sin table (RopeExpectation::table) misapplied: its sin left out (table-sin-missing), its cos and sin
+  /// exchanged (table-cos-sin-swapped), its rows gathered by the token's index in its batch row instead of its
+  /// position id (table-gathered-by-index).
+  bool table_sin_missing = false, table_swapped = false, table_by_index = false;
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
 };

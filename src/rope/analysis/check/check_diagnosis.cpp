@@ -13,6 +13,7 @@
 #include "rope/analysis/check/fast/check_sample.hpp"
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/measured_rope.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/frequencies.hpp"
@@ -87,6 +88,7 @@ CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const Du
                 expected.rope.axes->position_offset
           : p[0];
   w.expected = wrap(m * expected.theta()[w.pair] * (expected.mode == CheckMode::Grad ? -1.0 : 1.0));  // (G1): R(−m)
+  if (expected.table) w.expected = table_angle(*expected.table, m, w.pair, expected.mode == CheckMode::Grad);
   return w;
 }
 
@@ -617,6 +619,33 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   dg.difference = std::move(diff);
 }
 
+/// A given table read at other rows: the rows that turn the first failing vector as the dump does (table_rows_turning),
+/// each as an offset of the positions, and the first that the whole dump passes under is the match (positions-offset,
+/// found "offset").
+void try_table_offset(CheckReport& report, const DumpSource& source, long start,
+                      const std::vector<AxisPosition>& positions) {
+  const DumpComparison& e = report.comparison;
+  const RopeExpectation& expected = report.expected;
+  if (e.first_seq < 0 || e.first_group < 0 || expected.table->per_token) return;
+  const auto [x, y] = source.vector_at(start + e.first_seq, e.first_group);
+  const double p = positions[static_cast<std::size_t>(e.first_seq)][0];
+  std::vector<Variant> offsets;
+  for (const long row : table_rows_turning(expected, x, y, source.dtype(), 8)) {
+    if (static_cast<double>(row) == p) continue;
+    offsets.push_back(variant_of(known_variant("positions-offset"), expected));
+    offsets.back().position_offset = static_cast<double>(row) - p;
+    offsets.back().found = {{"offset", offsets.back().position_offset}};  // as the diagnosis names it (a sample's)
+  }
+  if (offsets.empty()) return;
+  std::vector<DumpComparison> compared = source.compare(start, positions, offsets);
+  for (std::size_t k = 0; k < offsets.size(); ++k) {
+    report.variants.emplace_back(offsets[k].kind, std::move(compared[k]));
+    if (!report.variants.back().second.passed()) continue;
+    name_match(report, source, positions, known_variant("positions-offset"), offsets[k].found);
+    return;
+  }
+}
+
 /// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
 /// what it does there.
 void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
@@ -816,11 +845,13 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
       return report;
     }
   }
-  if (!dg.matches) try_fast_math(report, source, start, positions);
-  if (!dg.matches) try_position_offset(report, source, start, positions);
-  if (!dg.matches) try_head_offsets(report, source, start, positions);
-  if (!dg.matches) try_measured_base(report, source, start, positions);
-  if (!dg.matches) diagnose_measured(report, source, start, positions);
+  const bool ladder = !expected.table;  // the measured rows fit angles m·θ, which a given table has not
+  if (!dg.matches && ladder) try_fast_math(report, source, start, positions);
+  if (!dg.matches && ladder) try_position_offset(report, source, start, positions);
+  if (!dg.matches && !ladder) try_table_offset(report, source, start, positions);
+  if (!dg.matches && ladder) try_head_offsets(report, source, start, positions);
+  if (!dg.matches && ladder) try_measured_base(report, source, start, positions);
+  if (!dg.matches && ladder) diagnose_measured(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);
   } else {

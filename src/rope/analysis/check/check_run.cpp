@@ -18,6 +18,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/io/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/longrope_rule.hpp"
@@ -309,6 +310,71 @@ int config_head_view(const DumpFiles& files, const CheckSettings& s, const Loade
   return h > 1 && h < dumps.after.d && dumps.after.d % h == 0 ? h : 0;
 }
 
+/// A given cos/sin table is the reference: what would make another one is refused beside it, one line naming it.
+void refuse_beside_table(const CheckSettings& s, const DumpFiles& f) {
+  if (!s.table.given()) return;
+  const std::string table = option_name(s.table.cache.empty() ? "cos" : "cos_sin_cache");
+  RopeOverrides scaling = s.rope;
+  scaling.partial_rotary_factor.reset();  // decides the table's form where both fit (cos_sin_table.hpp)
+  std::string other = s.base ? "base" : scaling.first_scaling_setting();
+  if (other.empty() && !s.coefficients.path.empty()) other = "coefficients";
+  if (other.empty() && s.kv_head) other = "kv_head";
+  if (other.empty() && s.angles) other = "angles";
+  if (other.empty() && !s.rope.vision.empty()) other = "vision";
+  if (other.empty() && s.source.any()) other = s.source.preset.empty() ? "config" : "model";
+  if (!other.empty()) {
+    throw InvalidArgument(
+        error_msg("{0} is the reference: leave out {1}, which makes another (a table has no θ, "
+                  "scaling or model to follow)",
+                  table, option_name(other)));
+  }
+  for (const auto& [given, name] : {std::pair{!f.axis_positions.empty(), "axis_positions"},
+                                    {f.rope_delta.has_value(), "rope_delta"},
+                                    {s.mode == CheckMode::Shift || s.mode == CheckMode::ShiftMap,
+                                     s.mode == CheckMode::Shift ? "shift" : "shift_map"},
+                                    {s.query, "query"}}) {
+    if (given) {
+      throw InvalidArgument(
+          error_msg("{0} is gathered by one position a token: leave out {1}", table, option_name(name)));
+    }
+  }
+}
+
+/// The table of the settings as the expectation's reference (cos_sin_table.hpp), the positions checked against its
+/// rows: a row per token reads each token's own (no --positions), a table gathered by position ids has a row for
+/// every one. Returns the report's note naming the table.
+Message use_given_table(const CheckSettings& s, const DumpFiles& f, LoadedDumps& dumps, RopeExpectation& e) {
+  auto table = std::make_shared<const GivenTable>(
+      read_given_table(s.table, e.rope.layout == Layout::Interleaved, s.rope.partial_rotary_factor, dumps.after.d));
+  const GivenTable& t = *table;
+  if (t.per_token) {
+    if (!f.positions.empty() || !f.sequence_starts.empty()) {
+      throw InvalidArgument(error_msg("{0} holds a row per token ({1}): each token reads its own; leave out {2}",
+                                      t.name, shape_string(t.shape),
+                                      option_name(f.positions.empty() ? "sequence_starts" : "positions")));
+    }
+    if (t.rows != static_cast<long>(dumps.positions.size())) {
+      throw InvalidArgument(error_msg("{0} holds {1} rows, one per token ({2}), for a dump of {3} tokens", t.name,
+                                      t.rows, shape_string(t.shape), dumps.positions.size()));
+    }
+    for (std::size_t k = 0; k < dumps.positions.size(); ++k) dumps.positions[k] = static_cast<double>(k);
+  } else {
+    for (const double p : dumps.positions) {
+      if (!t.has_row(p)) {
+        throw InvalidArgument(error_msg("{0}: position {1} has no row in the table {2} of {3} rows (0 … {4})",
+                                        option_name(f.positions.empty() ? "before" : "positions"), format_number(p),
+                                        t.name, t.rows, t.rows - 1));
+      }
+    }
+  }
+  expect_table(e, table);
+  return msg(
+      "the reference is the table {0} {1}, {2} form ({3} pairs a row{4}): {5} of {6} channels rotated, "
+      "tolerance (T1)",
+      t.name, shape_string(t.shape), to_string(t.form), t.half,
+      t.per_token ? msg(", a row per token") : msg(", gathered by position id"), 2 * t.half, dumps.after.d);
+}
+
 /// One check of the dumps as `request` reads them; `model` holds the run's one resolution (made by the first reading,
 /// kept for another one).
 /// A failing dump whose diagnosis is a harmless reordering of the output (equivalent_reordering, check_table.hpp)
@@ -345,7 +411,14 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   // (H2): the map, read before the dumps (a file of at most 128 MiB, kMaxPositionsFileBytes).
   const std::vector<ShiftMapRow> map =
       shift_map ? read_shift_map_file(s.shift_map, option_name("shift_map") + " file") : std::vector<ShiftMapRow>{};
-  LoadedDumps dumps = open_dumps(request.dumps);
+  refuse_beside_table(s, request.dumps);
+  DumpFiles files = request.dumps;
+  if (s.table.given() && files.positions.empty() && files.sequence_starts.empty()) {
+    // a table of a row per token [batch, seq, w]: the dump's batch rows along the sequence axis, a row each token
+    const std::vector<long> shape = given_table_shape(s.table);
+    if (shape.size() == 3) files.token_batch = shape[0], files.token_seq = shape[1];
+  }
+  LoadedDumps dumps = open_dumps(files);
   run.nope = layers_without_rope(s.source, s.rope);
   std::optional<Message> head_view_note;
   if (request.dumps.head_dim == 0 && s.source.any() && !run.nope && dumps.axes == DumpAxes::SeqD) {
@@ -416,6 +489,8 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
     e.query_shift = 1;
   }
   if (nope) set_mode(e, s.mode, s.shift);  // expectation_from_settings made the mode's
+  std::optional<Message> table_note;       // a given cos/sin table: the reference (cos_sin_table.hpp)
+  if (s.table.given() && !nope) table_note = use_given_table(s, request.dumps, dumps, e);
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
   std::optional<Message> cache_note;  // an engine's cache read at other positions (engine_cache_positions)
@@ -436,6 +511,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (table_note) report.notes.insert(report.notes.begin(), *table_note);
   if (cache_note) report.notes.push_back(*cache_note);
   if (head_view_note) report.notes.insert(report.notes.begin(), *head_view_note);
   if (model) {  // settings this model's rope_type does not use: said, as rope frequencies says them

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/analysis/check/dump_files.hpp"
 #include "rope/analysis/check/fope_coefficients.hpp"
 #include "rope/analysis/check/qk_pair.hpp"
@@ -53,6 +54,9 @@ struct CheckSettings {
   /// --kv-head: the key-value head whose coefficients every vector of the dump takes (FoPE only); none: each head its
   /// group's by its index.
   std::optional<long> kv_head;
+  /// A cos/sin table the kernel was handed (cos_sin_table.hpp: --cos and --sin, --cos-sin-cache): the reference is
+  /// its values at each position's row, under (T1), instead of θ; none by default.
+  CosSinTableFiles table;
 
   /// A dump right up to a harmless reordering of its output (equivalent_reordering, check_table.hpp) fails, as it
   /// would without the reordering (`rope check --strict-order`); otherwise it passes as equivalent.

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 #include <stdexcept>
 
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
@@ -47,6 +48,7 @@ const std::vector<CheckModeRow> kCheckModes = {
 }  // namespace
 
 double check_norm_bound(const RopeExpectation& expected, DType dtype) {
+  if (expected.table) return 2 * (epsilon(dtype) + epsilon(expected.table->type));  // a given table: ε_U for ε_A
   return 2 * (epsilon(dtype) + angle_epsilon(expected.angles.value_or(default_angle_model(dtype))));
 }
 
@@ -93,9 +95,13 @@ std::vector<Variant> table_variants(const VariantFacts& facts) {
     if (b && b.applies(facts)) b.build(facts, out);
     for (std::size_t k = first; k < out.size(); ++k) out[k].kind = row.kind;
   };
-  for (const VariantRow& row : variant_table()) build(row, row.from_expectation);
+  // Beside a given cos/sin table only the rows that do not change θ, the angles or the magnitude mean something.
+  const auto applies = [&](const VariantRow& row) { return !facts.expected.table || applies_beside_table(row.name); };
+  for (const VariantRow& row : variant_table())
+    if (applies(row)) build(row, row.from_expectation);
   if (facts.dump == nullptr) return out;
-  for (const VariantRow& row : variant_table()) build(row, row.from_dump);
+  for (const VariantRow& row : variant_table())
+    if (applies(row)) build(row, row.from_dump);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "rope/analysis/calculators/precision.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/fope_mix.hpp"
@@ -81,6 +82,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   u.eps_t = epsilon(type);
   const AngleModel model = spec.angles.value_or(default_angle_model(type));
   u.eps_a = angle_epsilon(model);
+  if (spec.table) u.eps_a = epsilon(spec.table->type);  // (T1): the table's rounding in place of the angle's
   u.c_i = angle_error_factors(model, spec.theta(), spec.base(), r);  // (C2)
   u.a = spec.attention_factor();
   u.norm_rel = 2 * (u.eps_t + u.eps_a);  // (N1)
@@ -137,6 +139,9 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   AxisPosition p = v.sequence_index && !positions.empty()
                        ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
                        : positions[static_cast<std::size_t>(s)];
+  // TableGatheredByIndex: a given table's row read at the token's index in its batch row, not at its position id.
+  if (v.table_by_index)
+    p = AxisPosition::single(static_cast<double>(v.spec.row_length > 0 ? s % v.spec.row_length : s));
   // SGLang's short batch at L0 (RopeExpectation::longrope_l0_unturned): its token at L0 reads the long list's row 0.
   if (v.spec.longrope_l0_unturned > 0 && p.count == 1 && p.value[0] == v.spec.longrope_l0_unturned) p.value[0] = 0;
   for (auto r = v.restarts.rbegin(); r != v.restarts.rend(); ++r) {  // the last restart at or before s
@@ -190,10 +195,17 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
 }
 
 // The seam of a given cos/sin table (compare_exact.hpp): the rows below compute cos and sin of m·θ_i and the term of
-// (C1) from the angle's error; a table the user gives would supply cs, sn and its own term here, and nothing else of
-// the path would change.
+// (C1) from the angle's error; a table the user gives (RopeExpectation::table) supplies cs, sn and its own term of
+// (T1) at the position's row instead (cos_sin_table.hpp), and nothing else of the path changes.
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
   const RopeExpectation& spec = u.variant->spec;
+  if (spec.table) {
+    const Variant& v = *u.variant;
+    *scale = v.zero ? 0.0 : spec.query_scale(p[0]);
+    table_position(*spec.table, p[0], u.eps_t, *scale, v.reversed != (spec.mode == CheckMode::Grad),
+                   v.table_sin_missing, v.table_swapped, cs, sn, term);
+    return;
+  }
   // throws: a position of several components without axes, or of the wrong count
   check_axis_position(u.map, p, spec.theta().size());
   // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE); (A11): a split map's

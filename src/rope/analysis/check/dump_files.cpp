@@ -178,6 +178,11 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.rows = table.rows;
     input.row_length = table.seq;
     l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
+  } else if (o.positions.empty() && o.token_batch > 1 && o.token_seq > 0) {  // a table's row per token
+    input.rows = o.token_batch;
+    input.row_length = o.token_seq;
+    for (long k = 0; k < o.token_batch * o.token_seq; ++k) input.positions.push_back(static_cast<double>(k));
+    l.positions_text = fmt::format("{} × {}", o.token_batch, o.token_seq);
   } else if (!o.positions.empty()) {
     const std::string what = option_name(o.positions_setting);
     input.positions_setting = o.positions_setting;

@@ -42,6 +42,10 @@ struct DumpFiles {
   /// --head-dim N (rope check), or the config's head_dim: a flat [tokens, heads·N] dump read as [tokens, heads, N],
   /// as vLLM and SGLang view their rotary inputs (query.view(num_tokens, -1, head_size)); 0: the shape's own d.
   int head_dim = 0;
+  /// A cos/sin table of a row per token [batch, seq, w] (cos_sin_table.hpp) and no positions given: the dump's
+  /// `token_batch` batch rows of `token_seq` tokens laid along the sequence axis, as [batch, seq] positions lay them,
+  /// each token at its own index b·seq + i (its row of the table); 0: not such a table.
+  long token_batch = 0, token_seq = 0;
   /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
   bool one_dump = false;
   /// The files opened once by a run that reads several of their tensors (run_check_layers); empty: each is opened

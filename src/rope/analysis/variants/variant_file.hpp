@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
