@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """rope's diffusers transformers (issue 79, src/rope/models/grid_rope.hpp) against tests/reference/diffusers_rope.py,
-the NumPy ports of Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video and Cosmos-Predict2 at diffusers
+the NumPy ports of Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video, Cosmos-Predict2 and Cosmos 3 at diffusers
 58eb52c080, run at test time:
   - `rope positions --config CONFIG --latent-shape FxHxW [--text N] [--reference-images K] [--fps R] --json`: the
     axes' names and every token's position equal to the port's positions() within 1e-12 (integers exactly), and the
@@ -33,7 +33,8 @@ NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_hunyuan_base100
          "mistake_wan_split_12538_d64_f32": "axis-widths-other",
          "mistake_qwenimage_not_centred_f32": "axis-not-centred",
          "mistake_qwenimage_text_start_f32": "text-positions-other",
-         "mistake_ltx_angles_bf16": "angles-bf16"}
+         "mistake_ltx_angles_bf16": "angles-bf16",
+         "mistake_cosmos3_chunked_f32": "mrope-chunked", "mistake_cosmos3_chunked_bf16": "mrope-chunked"}
 
 # Their parameters (`found`), from the ports' own values: the widths forward used at d = 64, the centred first row and
 # column of Qwen-Image's 5 × 3 patches (−(H − H // 2), −(W − W // 2)), the text start max(H // 2, W // 2).
@@ -64,7 +65,7 @@ def main():
         with open(path, "w") as fh:
             json.dump(dr.diffusers_config(cfg), fh)
         case = dr.CASES[m]
-        fps_list = [None, 24] if m in ("ltx", "cosmos") else [None]
+        fps_list = [None, 24] if m in ("ltx", "cosmos") else [None, 16, 30] if m == "cosmos3" else [None]
         for fps in fps_list:
             lat = case["latent_shape"]
             args = ["positions", "--config", path, "--latent-shape", "x".join(str(v) for v in lat)]
@@ -97,7 +98,9 @@ def main():
                     print(f"positions {m:10} fps {str(fps):5} {len(pos):4} tokens  max |diff| "
                           f"{np.abs(pos - want).max():.3g}")
         code, text, err = run(a.rope, ["inspect", "--config", path])
-        if code != 0 or "latent-grid RoPE" not in text or dr.CLASS_NAMES[m] not in text:
+        # Cosmos 3's table is Qwen3-VL's interleaved M-RoPE over the head (inspect's M-RoPE summary).
+        summary = "mrope_section [24, 20, 20], interleaved" if m == "cosmos3" else "latent-grid RoPE"
+        if code != 0 or summary not in text or dr.CLASS_NAMES[m] not in text:
             failures.append(f"inspect {m}: exit {code}, no latent-grid summary or class name: {err.strip()}")
         code, out, err = run(a.rope, ["frequencies", "--config", path, "--json"])
         if code != 0:
@@ -142,6 +145,31 @@ def main():
                             f"expected {FOUND[c['name']]}")
         else:
             print(f"check     {c['name']:36} exit {code}  {named or ''}")
+    # Cosmos 3's sections in each spelling Cosmos3OmniTransformer.__init__ reads (transformer_cosmos3.py:431-434):
+    # rope_axes_dim; rope_scaling's mrope_section without mrope_interleaved (the class interleaves whatever that key
+    # says); neither (the default [24, 20, 20]). Each reads Qwen3-VL's interleave: the dump passes, the chunked
+    # mistake is named.
+    published = json.load(open(os.path.join(manifest_dir, "cosmos3_f32_bshd", "config.json")))
+    forms = {"rope_axes_dim": {"rope_axes_dim": [24, 20, 20]}, "mrope_section alone": {"rope_scaling": {
+        "mrope_section": [24, 20, 20]}}, "default": {}}
+    for form, keys in forms.items():
+        cfg = {k: v for k, v in published.items() if k not in ("rope_scaling", "model_type")}
+        cfg.update(keys)
+        path = os.path.join(a.out, f"cosmos3_{form.replace(' ', '_')}.json")
+        with open(path, "w") as fh:
+            json.dump(cfg, fh)
+        for name, want, named_want in (("cosmos3_f32_bshd", 0, None),
+                                       ("mistake_cosmos3_chunked_f32", 1, "mrope-chunked")):
+            case = next(c for c in cases if c["name"] == name)
+            args = dr.check_args(case, os.path.join(manifest_dir, case["dir"]))
+            args[args.index("--config") + 1] = path
+            code, out, err = run(a.rope, ["check"] + args + ["--json"])
+            named = (json.loads(out).get("diagnosis") or {}).get("matches") if code in (0, 1) and out.strip() else None
+            if code != want or named != named_want:
+                failures.append(f"check {name} with Cosmos 3's {form}: exit {code} named {named}, expected {want} "
+                                f"{named_want}: {err.strip()[:200]}")
+            else:
+                print(f"check     {name:36} {form:20} exit {code}  {named or ''}")
     # --grad on a latent grid (issue 79 item 4): the backward of y = R·x is g_x = Rᵀ·g, the port's own apply with sin's
     # sign flipped (Wan's apply_rotary_emb and Flux's apply_rotary_emb alike); a fused kernel that drops the gradient
     # returns 0, output-zero.

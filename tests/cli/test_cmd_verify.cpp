@@ -296,7 +296,8 @@ const std::map<std::string, std::string>& verify_preset_layouts() {
       {"qwen-image", "interleaved layout (diffusers QwenImageTransformer2DModel"},
       {"hunyuanvideo", "interleaved layout (diffusers HunyuanVideoTransformer3DModel"},
       {"ltx-video", "interleaved layout (diffusers LTXVideoTransformer3DModel"},
-      {"cosmos-predict2-2b", "half layout (diffusers CosmosTransformer3DModel"}};
+      {"cosmos-predict2-2b", "half layout (diffusers CosmosTransformer3DModel"},
+      {"cosmos3-nano", "half layout (diffusers Cosmos3OmniTransformer"}};
   return layouts;
 }
 

@@ -224,6 +224,13 @@ def good_files():
         (".rope.freq_base", "f32", 500000.0), (".attention.sliding_window", "u32", 4096),
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 8.0),
         (".rope.scaling.original_context_length", "u32", 8192)], layers=32))
+    # rope.scaling.yarn_ext_factor (ikawrakow/ik_llama.cpp src/llama-hparams.cpp:348, 1724 @ 8337e4cd3861): ggml's
+    # rope_yarn weighs the ramp's extrapolation by it, and leaves the magnitude out when it is 0.
+    for name, e in (("llama-yarn-ext-0.5.gguf", 0.5), ("llama-yarn-ext-0.gguf", 0.0)):
+        f[name] = gguf(model("llama", 131072, 4096, 32, 8, [
+            (".rope.freq_base", "f32", 10000.0), (".rope.scaling.type", "str", "yarn"),
+            (".rope.scaling.factor", "f32", 4.0), (".rope.scaling.original_context_length", "u32", 32768),
+            (".rope.scaling.attn_factor", "f32", 1.0), (".rope.scaling.yarn_ext_factor", "f32", e)]))
     # Llama 4 Scout: chunked attention, no RoPE where (il + 1) % 4 == 0, whose query takes the temperature.
     f["llama-4-scout.gguf"] = gguf(model("llama4", 10485760, 5120, 40, 8, [
         (".rope.freq_base", "f32", 500000.0)], layers=48))

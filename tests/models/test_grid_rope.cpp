@@ -1,7 +1,8 @@
 // rope/models/grid_rope.hpp: the RoPE of diffusers' image and video transformers read from their config.json (by
 // _class_name), against tests/reference/diffusers_rope.py (NumPy ports of the diffusers modules at 58eb52c080): the
 // frequency of pairs 0, d/4 and d/2 − 1 and their axes (pair_table), and tokens 1 and n − 1 of the positions
-// (positions()) for each model's case (diffusers_rope.CASES; LTX and Cosmos at fps 24). The numbers below were printed
+// (positions()) for each model's case (diffusers_rope.CASES; LTX and Cosmos at fps 24, Cosmos 3 at fps 30, whose
+// t = f · 0.8 + 15003 the pipeline rounds to float32: 15004.599609375). The numbers below were printed
 // by the port (%.17g); the frequencies agree to 1e-15 relative (pow in double on both sides), the positions exactly
 // except LTX's fractions (1e-12: the product (f · (8/fps) · p_t / 20) is rounded once per factor on both sides).
 #include <cmath>
@@ -42,6 +43,7 @@ const GridCase kCases[] = {
 {"hunyuan", R"({"_class_name": "HunyuanVideoTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 24, "patch_size": 2, "patch_size_t": 1, "rope_theta": 256.0, "rope_axes_dim": [16, 56, 56]})", {3, 4, 6}, 2, 0, std::nullopt, 64, 32, 1, 0.0086256993255766617, 0.004761772086736232, 0, 1, 2, 20, {0, 0, 1}, {0, 0, 0}},
 {"ltx", R"({"_class_name": "LTXVideoTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 64, "num_attention_heads": 2, "patch_size": 1, "patch_size_t": 1})", {3, 2, 3}, 0, 0, std::optional<double>(24), 64, 32, 0, 157.07963267948966, 15707.963267948966, -1, 1, 2, 18, {-1, -1, -0.96875}, {-0.93333333333333335, -0.96875, -0.9375}},
 {"cosmos", R"({"_class_name": "CosmosTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 16, "patch_size": [1, 2, 2], "max_size": [128, 240, 240], "rope_scale": [1.0, 3.0, 3.0]})", {3, 4, 6}, 0, 0, std::optional<double>(24), 64, 32, 1, 0.0071891487206590865, 5.1683859327754177e-05, 0, 1, 2, 18, {0, 0, 1}, {2, 1, 2}},
+{"cosmos3", R"({"_class_name": "Cosmos3OmniTransformer", "_diffusers_version": "0.37.0.dev0", "head_dim": 128, "num_attention_heads": 32, "model_type": "qwen3_vl_text", "rope_theta": 5000000.0, "rope_scaling": {"mrope_interleaved": true, "mrope_section": [24, 20, 20], "rope_type": "default"}, "latent_patch_size": 2, "base_fps": 24, "enable_fps_modulation": true, "unified_3d_mrope_reset_spatial_ids": true, "unified_3d_mrope_temporal_modality_margin": 15000})", {3, 8, 12}, 3, 0, std::optional<double>(30), 64, 32, 1, 0.00044721359549995795, 2.5450797880376062e-07, 0, 2, 0, 75, {1, 1, 1}, {15004.599609375, 3, 5}},
 };
 // clang-format on
 
@@ -81,15 +83,15 @@ INSTANTIATE_TEST_SUITE_P(Diffusers, GridRopePort, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(GridRope, ClassNamesAndPresets) {
-  for (const char* name :
-       {"WanTransformer3DModel", "FluxTransformer2DModel", "Flux2Transformer2DModel", "QwenImageTransformer2DModel",
-        "HunyuanVideoTransformer3DModel", "LTXVideoTransformer3DModel", "CosmosTransformer3DModel"}) {
+  for (const char* name : {"WanTransformer3DModel", "FluxTransformer2DModel", "Flux2Transformer2DModel",
+                           "QwenImageTransformer2DModel", "HunyuanVideoTransformer3DModel",
+                           "LTXVideoTransformer3DModel", "CosmosTransformer3DModel", "Cosmos3OmniTransformer"}) {
     ASSERT_TRUE(grid_model_of_class(name).has_value()) << name;
     EXPECT_EQ(class_name(*grid_model_of_class(name)), name);
   }
   EXPECT_FALSE(grid_model_of_class("UNet2DConditionModel").has_value());
   for (const char* preset : {"wan2.1-t2v-14b", "wan2.1-t2v-1.3b", "flux.1-dev", "flux.2-dev", "qwen-image",
-                             "hunyuanvideo", "ltx-video", "cosmos-predict2-2b"}) {
+                             "hunyuanvideo", "ltx-video", "cosmos-predict2-2b", "cosmos3-nano"}) {
     const ModelConfig m = load_preset(preset);
     ASSERT_TRUE(m.grid.has_value()) << preset;
     EXPECT_NO_THROW(make_spec(m)) << preset;
@@ -102,6 +104,50 @@ TEST(GridRope, ClassNamesAndPresets) {
   const ModelConfig ltx = load_preset("ltx-video");
   EXPECT_EQ(ltx.grid->head_dim, 2048);
   EXPECT_EQ(ltx.grid->padding, 1);
+}
+
+// Cosmos 3 reads its sections in each spelling Cosmos3OmniTransformer.__init__ takes (transformer_cosmos3.py:431-434),
+// always as Qwen3-VL's interleave (A3): rope_axes_dim, else rope_scaling's mrope_section (with or without
+// mrope_interleaved), else [24, 20, 20].
+TEST(GridRope, Cosmos3InterleavesItsSectionsHoweverTheConfigSpellsThem) {
+  for (const char* config :
+       {R"({"_class_name": "Cosmos3OmniTransformer", "rope_axes_dim": [24, 20, 20]})",
+        R"({"_class_name": "Cosmos3OmniTransformer", "rope_scaling": {"mrope_section": [24, 20, 20]}})",
+        R"({"_class_name": "Cosmos3OmniTransformer"})"}) {
+    SCOPED_TRACE(config);
+    const RopeSpec spec = make_spec(parse_model_config(config, "cosmos3.json"));
+    ASSERT_TRUE(spec.axes.has_value());
+    EXPECT_EQ(spec.axes->source.order, SectionOrder::Interleaved);
+    EXPECT_EQ(spec.axes->source.sections, (std::vector<int>{24, 20, 20}));
+    EXPECT_EQ(spec.layout, Layout::Half);
+    EXPECT_EQ(spec.params.inv_freq[1], std::pow(5e6, -2.0 / 128));
+  }
+  // rope_axes_dim wins over rope_scaling's mrope_section; sections that do not cover the head are refused.
+  const ModelConfig both = parse_model_config(
+      R"({"_class_name": "Cosmos3OmniTransformer", "rope_axes_dim": [32, 16, 16], "rope_scaling": {"mrope_section": [24, 20, 20]}})",
+      "both.json");
+  EXPECT_EQ(make_spec(both).axes->source.sections, (std::vector<int>{32, 16, 16}));
+  EXPECT_THROW(
+      parse_model_config(R"({"_class_name": "Cosmos3OmniTransformer", "rope_axes_dim": [24, 20, 16]})", "x.json"),
+      InvalidArgument);
+  // Text first at (m, m, m); the latent after L + margin; fps scales t only with more than one frame and only when
+  // the config enables the modulation; h and w from the offset when the config does not reset them.
+  const ModelConfig m = load_preset("cosmos3-nano");
+  GridRequest r;
+  r.latent = {1, 2, 2};
+  r.text = 2;
+  r.fps = 16;
+  const GridPositions one = grid_positions(*m.grid, r);
+  ASSERT_EQ(one.tokens.size(), 3u);
+  EXPECT_EQ(one.tokens[1].p[0], 1);
+  EXPECT_EQ(one.tokens[2].p[0], 15002);  // one frame: no modulation
+  const ModelConfig off = parse_model_config(
+      R"({"_class_name": "Cosmos3OmniTransformer", "enable_fps_modulation": false, "unified_3d_mrope_reset_spatial_ids": false})",
+      "off.json");
+  r.latent = {2, 4, 4};
+  const GridPositions g = grid_positions(*off.grid, r);
+  EXPECT_EQ(g.tokens.back().p[0], 15003);  // f + L + margin: fps ignored
+  EXPECT_EQ(g.tokens.back().p[1], 15003);  // h + L + margin
 }
 
 TEST(GridRope, RefusesWhatThePipelineCannotBuild) {

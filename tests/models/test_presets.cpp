@@ -133,6 +133,9 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"ltx-video", 2048, 2048, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
       // Cosmos-Predict2 2B: d 128, rope_scale (1, 3, 3): t's base 10000 · 1^(44/42) = 10000; half layout.
       {"cosmos-predict2-2b", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Half},
+      // Cosmos 3 Nano: head_dim 128, one ladder of rope_theta 5e6 (Qwen3-VL's interleave of [24, 20, 20]), half
+      // layout (README [45]).
+      {"cosmos3-nano", 128, 128, 5e6, ScalingType::Default, {}, {}, {}, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -259,8 +262,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 42 presets of data/models/README.md (the 8 diffusers transformers of issue 79 among them).
-  ASSERT_EQ(presets.size(), 42u);
+  // data/models/ holds the 43 presets of data/models/README.md (9 diffusers transformers among them).
+  ASSERT_EQ(presets.size(), 43u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -271,9 +274,10 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   }
   EXPECT_EQ(presets.front().name, "chatglm3-6b");
   EXPECT_EQ(presets.back().name, "wan2.1-t2v-14b");
-  // chatglm3-6b, command-a-03-2025, cosmos-predict2-2b, deepseek-v3, devstral-small-2-24b, exaone-4.0-32b, flux.1-dev,
-  // flux.2-dev, gemma-3-27b, gemma-3-4b, gemma-4-26b-a4b, glm-4-9b-chat, glm-4.5, gpt-j-6b, …
-  EXPECT_THAT(presets[13].description, HasSubstr("GPT-J"));
+  // chatglm3-6b, command-a-03-2025, cosmos-predict2-2b, cosmos3-nano, deepseek-v3, devstral-small-2-24b,
+  // exaone-4.0-32b, flux.1-dev, flux.2-dev, gemma-3-27b, gemma-3-4b, gemma-4-26b-a4b, glm-4-9b-chat, glm-4.5, gpt-j-6b,
+  // …
+  EXPECT_THAT(presets[14].description, HasSubstr("GPT-J"));
 }
 
 struct LayerMapRow {

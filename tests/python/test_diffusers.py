@@ -41,7 +41,7 @@ def test_grid_positions_as_the_port(tmp_path, model):
 
 NAMED = {"mistake_hunyuan_base10000_f32": "base-10000", "mistake_cosmos_fps16_f32": "axis-positions-scaled",
          "mistake_wan_split_12538_d64_f32": "axis-widths-other", "mistake_qwenimage_not_centred_f32": "axis-not-centred",
-         "mistake_qwenimage_text_start_f32": "text-positions-other"}
+         "mistake_qwenimage_text_start_f32": "text-positions-other", "mistake_cosmos3_chunked_f32": "mrope-chunked"}
 
 
 def test_dumps_pass_and_mistakes_fail(dumps):

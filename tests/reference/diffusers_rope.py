@@ -53,6 +53,25 @@ C++ code in src/. Paths below are under src/diffusers/ of that commit; line numb
                default, passed at 713; #14768), pipeline_cosmos2_text2image.py (no fps); scripts/
                convert_cosmos_to_diffusers.py (336-395: Cosmos-2.0 (Predict2) rope_scale (1, 4, 4) text2image,
                (1, 3, 3) 2B video2world, (20/24, 2, 2) 14B video2world).
+    cosmos3    models/transformers/transformer_cosmos3.py Cosmos3VLTextRotaryEmbedding (129-161: inv_freq = 1 /
+               rope_theta ** (arange(0, d, 2) / d) in float32, freqs = inv_freq @ position_ids in float32 per axis,
+               apply_interleaved_mrope: t everywhere, h at pairs 1, 4, ... below 3 * s_h, w at 2, 5, ... below
+               3 * s_w; emb = cat((freqs, freqs)), cos and sin cast to the model's dtype), Cosmos3AttnProcessor
+               (83-92, _rotate_half 118-121: x * cos + rotate_half(x) * sin in that dtype),
+               Cosmos3OmniTransformer.__init__ (395-466: head_dim 128, rope_theta 5e6, rope_axes_dim else
+               rope_scaling's mrope_section else [24, 20, 20], base_fps 24, enable_fps_modulation True,
+               unified_3d_mrope_reset_spatial_ids True, unified_3d_mrope_temporal_modality_margin 15000,
+               latent_patch_size 2) and forward (779-792: one table for the joint sequence, text first);
+               pipelines/cosmos/pipeline_cosmos3_omni.py get_3d_mrope_ids_text_tokens (102-119: text k at (k, k, k),
+               float32 with fps modulation), get_3d_mrope_ids_vae_tokens (122-170: t = (f / (fps / c)) * (base_fps /
+               c) + offset in float32 when fps is given and the latent has more than one frame, else f + offset; h
+               and w from 0), _prepare_text_segment (542-553: the latent's offset L + margin), _prepare_vision_segment
+               (569-600: patch_h = ceil(H / latent_patch_size), fps only with enable_fps_modulation). The published
+               nvidia/Cosmos3-Nano transformer/config.json as quoted verbatim by rui-ren/mobius
+               src/mobius/models/cosmos3_omni_generator_test.py @ fbcb7b19fdb07b3d7cc96c2edc77526fb363639d
+               (PUBLISHED_CONFIG: no rope_axes_dim; rope_scaling {mrope_interleaved, mrope_section [24, 20, 20],
+               rope_type default}, model_type qwen3_vl_text, head_dim 128, rope_theta 5000000).
+               The planted mistake: the sections read chunked (Qwen2-VL's apply_multimodal_rotary_pos_emb).
     shared     models/embeddings.py get_1d_rotary_pos_embed (1120-1184: theta ** (arange(0, dim, 2) / dim) in
                freqs_dtype, outer(pos, freqs), cos/sin repeat-interleaved, then .float()) and apply_rotary_emb
                (1187-1241: x.float() * cos + x_rotated.float() * sin, back to x's dtype).
@@ -99,7 +118,7 @@ import numpy as np
 
 F32 = np.float32
 COMMIT = "58eb52c0803ea9af3abec60841c2a093bdf1f951"
-MODELS = ("wan", "flux", "flux2", "qwenimage", "hunyuan", "ltx", "cosmos")
+MODELS = ("wan", "flux", "flux2", "qwenimage", "hunyuan", "ltx", "cosmos", "cosmos3")
 
 CLASS_NAMES = {
     "wan": "WanTransformer3DModel",
@@ -109,6 +128,7 @@ CLASS_NAMES = {
     "hunyuan": "HunyuanVideoTransformer3DModel",
     "ltx": "LTXVideoTransformer3DModel",
     "cosmos": "CosmosTransformer3DModel",
+    "cosmos3": "Cosmos3OmniTransformer",
 }
 
 # Each model's defaults, the value and where it is read (class defaults are the published configs' values where the
@@ -129,6 +149,10 @@ DEFAULTS = {
                 vae_temporal_compression_ratio=8, frame_rate=25),
     "cosmos": dict(attention_head_dim=128, num_attention_heads=16, patch_size=(1, 2, 2), max_size=(128, 240, 240),
                    rope_scale=(1.0, 3.0, 3.0), base_fps=24, fps=None),
+    # attention_head_dim here is the config's head_dim (Cosmos3OmniTransformer's name for it).
+    "cosmos3": dict(attention_head_dim=128, num_attention_heads=32, rope_theta=5000000.0, rope_axes_dim=(24, 20, 20),
+                    latent_patch_size=2, base_fps=24, enable_fps_modulation=True, reset_spatial_ids=True,
+                    temporal_margin=15000, temporal_compression=4),
 }
 
 SOURCES = {
@@ -151,6 +175,9 @@ SOURCES = {
     "cosmos": "transformer_cosmos.py CosmosTransformer3DModel.__init__ (605-638: class defaults rope_scale (2, 1, 1),"
               " 32 heads); scripts/convert_cosmos_to_diffusers.py Cosmos-2.0-Diffusion-2B-Video2World (366-372: 16"
               " heads x 128, rope_scale (1, 3, 3)), the preset here; CosmosRotaryPosEmbed base_fps 24 (463)",
+    "cosmos3": "transformer_cosmos3.py Cosmos3OmniTransformer.__init__ (395-466); nvidia/Cosmos3-Nano's"
+               " transformer/config.json as rui-ren/mobius src/mobius/models/cosmos3_omni_generator_test.py @ fbcb7b19fd"
+               " quotes it; pipeline_cosmos3_omni.py vae_scale_factor_temporal 4 (the Wan 2.2 VAE's)",
 }
 
 # The published configs beside the defaults (scripts/convert_*_to_diffusers.py at the commit).
@@ -167,6 +194,7 @@ PUBLISHED = {
     "cosmos-predict2-2b-text2image": ("cosmos", dict(rope_scale=(1.0, 4.0, 4.0))),
     "cosmos-predict2-2b-video2world": ("cosmos", dict(rope_scale=(1.0, 3.0, 3.0))),
     "cosmos-predict2-14b-video2world": ("cosmos", dict(num_attention_heads=40, rope_scale=(20 / 24, 2.0, 2.0))),
+    "cosmos3-nano": ("cosmos3", dict()),
 }
 
 
@@ -190,8 +218,19 @@ def diffusers_config(cfg):
             "hunyuan": ("attention_head_dim", "num_attention_heads", "patch_size", "patch_size_t", "rope_theta",
                         "rope_axes_dim"),
             "ltx": ("attention_head_dim", "num_attention_heads", "patch_size", "patch_size_t"),
-            "cosmos": ("attention_head_dim", "num_attention_heads", "patch_size", "max_size", "rope_scale")}[m]
+            "cosmos": ("attention_head_dim", "num_attention_heads", "patch_size", "max_size", "rope_scale"),
+            "cosmos3": ()}[m]
     out = {"_class_name": CLASS_NAMES[m], "_diffusers_version": "0.37.0.dev0"}
+    if m == "cosmos3":  # as nvidia/Cosmos3-Nano ships it: the sections in rope_scaling, no rope_axes_dim
+        out.update(head_dim=cfg["attention_head_dim"], num_attention_heads=cfg["num_attention_heads"],
+                   model_type="qwen3_vl_text", rope_theta=cfg["rope_theta"],
+                   rope_scaling={"mrope_interleaved": True, "mrope_section": list(cfg["rope_axes_dim"]),
+                                 "rope_type": "default"},
+                   latent_patch_size=cfg["latent_patch_size"], base_fps=cfg["base_fps"],
+                   enable_fps_modulation=cfg["enable_fps_modulation"],
+                   unified_3d_mrope_reset_spatial_ids=cfg["reset_spatial_ids"],
+                   unified_3d_mrope_temporal_modality_margin=cfg["temporal_margin"])
+        return out
     for k in keys:
         v = cfg[k]
         out[k] = list(v) if isinstance(v, tuple) else v
@@ -225,6 +264,8 @@ def axis_widths(cfg):
     if m == "ltx":  # transformer_ltx.py 261, 272: dim // 6 frequencies per axis, the dim % 6 channels padded
         n = d // 6
         return (2 * n, 2 * n, 2 * n)
+    if m == "cosmos3":  # the channels of the pairs each axis's sections interleave
+        return tuple(2 * s for s in cfg["rope_axes_dim"])
     raise ValueError(m)
 
 
@@ -235,6 +276,8 @@ def _patch(cfg):
         return tuple(cfg["patch_size"])
     if m in ("hunyuan", "ltx"):
         return (cfg["patch_size_t"], cfg["patch_size"], cfg["patch_size"])
+    if m == "cosmos3":
+        return (1, cfg["latent_patch_size"], cfg["latent_patch_size"])
     return (1, cfg["pack"], cfg["pack"])  # flux, flux2, qwenimage: the pipeline packs 2 x 2
 
 
@@ -276,7 +319,7 @@ def positions(cfg, latent_shape=(1, 1, 1), text=0, reference_images=0, fps=None)
         raise ValueError(f"{m} has no text in its self-attention (the text is cross-attention, not rotated)")
     if reference_images and m != "flux2":
         raise ValueError("reference images are Flux.2's")
-    if fps is not None and m not in ("ltx", "cosmos"):
+    if fps is not None and m not in ("ltx", "cosmos", "cosmos3"):
         raise ValueError("fps is LTX's and Cosmos's")
     grid = _grid(f, h, w)
     if m == "wan":
@@ -314,6 +357,20 @@ def positions(cfg, latent_shape=(1, 1, 1), text=0, reference_images=0, fps=None)
         if fps is not None:  # 512: seq / fps * base_fps
             out[:, 0] = out[:, 0] / fps * cfg["base_fps"]
         return out
+    if m == "cosmos3":
+        txt = np.repeat(np.arange(text, dtype=F32)[:, None], 3, axis=1).astype(np.float64)  # 112-117
+        offset = text + cfg["temporal_margin"]  # 552: next offset + margin
+        img = grid.copy()
+        if fps is not None and cfg["enable_fps_modulation"] and f > 1:  # 142-146, float32 tensors
+            c = cfg["temporal_compression"]
+            tps, base_tps = F32(fps / c), F32(cfg["base_fps"] / c)
+            t = (np.arange(f, dtype=F32) / tps).astype(F32) * base_tps + F32(offset)
+            img[:, 0] = t.astype(F32)[grid[:, 0].astype(np.int64)]
+        else:
+            img[:, 0] += offset
+        if not cfg["reset_spatial_ids"]:  # 158-161
+            img[:, 1:] += offset
+        return np.concatenate([txt, img])
     raise ValueError(m)
 
 
@@ -323,7 +380,12 @@ def pair_table(cfg):
     m, d = cfg["model"], head_dim(cfg)
     half = d // 2
     axis, theta = [], []
-    if m == "ltx":
+    if m == "cosmos3":
+        sec = cfg["rope_axes_dim"]
+        for j in range(half):  # apply_interleaved_mrope (136-144)
+            axis.append(1 if j % 3 == 1 and j < 3 * sec[1] else 2 if j % 3 == 2 and j < 3 * sec[2] else 0)
+            theta.append(cfg["rope_theta"] ** (-2.0 * j / d))
+    elif m == "ltx":
         n, pad = d // 6, (d % 6) // 2
         k = np.arange(n, dtype=np.float64)
         omega = (math.pi / 2.0) * cfg["theta"] ** (k / (n - 1))  # theta ** linspace(log_theta 1, log_theta theta, n)
@@ -350,8 +412,8 @@ def pair_table(cfg):
                 axis.append(a)
                 theta.append(bases[a] ** (-2.0 * k / wa))
     p = np.arange(half)
-    if m == "cosmos":
-        first, second = p, p + half  # half layout (use_real_unbind_dim=-2)
+    if m in ("cosmos", "cosmos3"):
+        first, second = p, p + half  # half layout (use_real_unbind_dim=-2; Cosmos 3's _rotate_half)
     else:
         first, second = 2 * p, 2 * p + 1  # interleaved
     return dict(axis=np.array(axis), theta=np.array(theta, dtype=np.float64), first=first, second=second)
@@ -561,18 +623,44 @@ def _cosmos_tables(cfg, f, h, w, fps):
     return np.cos(freqs).astype(F32), np.sin(freqs).astype(F32)
 
 
+def _cosmos3_apply(x, cfg, pos, bf16=False, chunked=False):
+    """Cosmos3VLTextRotaryEmbedding.forward in float32 on the ids pos [n, 3] (float32 values), then the processor in
+    x's dtype: cos and sin cast to it, x * cos + rotate_half(x) * sin, each product and the sum rounded to it (bf16
+    tensors compute each op in float32 and round). `chunked`: the sections read as Qwen2-VL's chunks (the mistake)."""
+    d = cfg["attention_head_dim"]
+    inv = (F32(1.0) / (F32(cfg["rope_theta"]) ** (np.arange(0, d, 2).astype(F32) / F32(d)))).astype(F32)
+    freqs = (np.asarray(pos, F32).T[:, :, None] * inv[None, None, :]).astype(F32)  # [3, n, d/2]
+    sec = cfg["rope_axes_dim"]
+    if chunked:
+        axis = np.repeat(np.arange(3), sec)
+    else:
+        axis = np.zeros(d // 2, dtype=np.int64)
+        for dim, offset in ((1, 1), (2, 2)):  # 139-143
+            axis[offset:sec[dim] * 3:3] = dim
+    f = freqs[axis, :, np.arange(d // 2)].T  # [n, d/2]
+    emb = np.concatenate([f, f], axis=-1)
+    rnd = bf16_round if bf16 else (lambda a: np.asarray(a, F32))
+    c, s = rnd(np.cos(emb).astype(F32)), rnd(np.sin(emb).astype(F32))
+    x = np.asarray(x, F32)
+    h = d // 2
+    rot = np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+    return rnd(rnd(x * c[None, :, None, :]) + rnd(rot * s[None, :, None, :]))
+
+
 def source_apply(x, cfg, latent_shape, text=0, reference_images=0, fps=None, seq_dim=1, dtype="f32"):
     """RoPE as the diffusers source computes it, on x (float32 values; bf16-representable for dtype "bf16"), in the
     processor's shape; the output rounded to bf16 for dtype "bf16"."""
     if seq_dim == 2:
         return np.swapaxes(source_apply(np.swapaxes(x, 1, 2), cfg, latent_shape, text, reference_images, fps, 1,
                                         dtype), 1, 2)
-    out = _source(np.asarray(x, F32), cfg, latent_shape, text, reference_images, fps)
+    out = _source(np.asarray(x, F32), cfg, latent_shape, text, reference_images, fps, bf16=dtype == "bf16")
     return bf16_round(out) if dtype == "bf16" else out
 
 
-def _source(x, cfg, latent_shape, text, reference_images, fps, mistake=None):
+def _source(x, cfg, latent_shape, text, reference_images, fps, mistake=None, bf16=False):
     m = cfg["model"]
+    if m == "cosmos3":
+        return _cosmos3_apply(x, cfg, positions(cfg, latent_shape, text, 0, fps), bf16, chunked=mistake == "chunked")
     f, h, w = token_grid(cfg, latent_shape)
     if m == "wan":
         c, s = _wan_forward(cfg, f, h, w, split=mistake)
@@ -614,6 +702,7 @@ CASES = {
     "hunyuan": dict(latent_shape=(3, 4, 6), text=2),
     "ltx": dict(latent_shape=(3, 2, 3)),
     "cosmos": dict(latent_shape=(3, 4, 6)),
+    "cosmos3": dict(latent_shape=(3, 8, 12), text=3),
 }
 
 # The dumps' configs: the defaults but LTX small (2 heads x 64: one RoPE over 128 channels, 21 frequencies per axis,
@@ -692,7 +781,7 @@ def write_dumps(out):
         manifest.append(entry)
         return entry
 
-    for m in MODELS:
+    def model_dumps(m):
         cfg = config(m, **DUMP_OVERRIDES.get(m, {}))
         case = CASES[m]
         for dtype in ("f32", "bf16"):
@@ -702,6 +791,11 @@ def write_dumps(out):
                 save(f"{m}_{dtype}_{'bshd' if seq_dim == 1 else 'bhsd'}", cfg, case,
                      lambda x, cfg=cfg, case=case, kw=kw: source_apply(x, cfg, case["latent_shape"], **kw),
                      dtype, seq_dim, "pass")
+
+    # The random inputs are drawn in one sequence: Cosmos 3's dumps come last, so that the earlier dumps keep theirs.
+    for m in MODELS:
+        if m != "cosmos3":
+            model_dumps(m)
     # d = 64 (Wan 1.3B-like heads of 64: widths t 24, h 20, w 20), f32 and bf16.
     wan64 = config("wan", attention_head_dim=64)
     for dtype in ("f32", "bf16"):
@@ -758,6 +852,19 @@ def write_dumps(out):
          "bf16", 1, "fail", variant="angles-bf16",
          note="openvino PR #36719: LTXVideoRotaryPosEmbed's angle chain evaluated in bf16 (every step rounded), "
               "angles up to 1.6e4 rad where a bf16 step is 64")
+    model_dumps("cosmos3")
+    # Cosmos 3 given fps 16: the latent's t at f * 1.5 + L + 15000 (float32), the table still Qwen3-VL's.
+    c3 = config("cosmos3")
+    c16 = dict(CASES["cosmos3"], fps=16)
+    save("cosmos3_fps16_f32_bshd", c3, c16, lambda x: source_apply(x, c3, c16["latent_shape"], text=3, fps=16),
+         "f32", 1, "pass")
+    lat = CASES["cosmos3"]["latent_shape"]
+    for dtype in ("f32", "bf16"):
+        save(f"mistake_cosmos3_chunked_{dtype}", c3, CASES["cosmos3"],
+             lambda x: _source(x, c3, lat, 3, 0, None, mistake="chunked", bf16=dtype == "bf16"), dtype, 1, "fail",
+             variant="mrope-chunked",
+             note="rope_axes_dim [24, 20, 20] read as Qwen2-VL's chunks (pairs 0-23 t, 24-43 h, 44-63 w) where "
+                  "Cosmos3VLTextRotaryEmbedding interleaves them as Qwen3-VL does")
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/diffusers_rope.py",
                        cases=manifest), fh, indent=1)
@@ -956,9 +1063,64 @@ def _torch_ports():
         return apply_rotary_emb(x, (torch.cos(freqs), torch.sin(freqs)), use_real=True, use_real_unbind_dim=-2,
                                 sequence_dim=1)
 
+    def cosmos3_ids(cfg, f, h, w, text, fps):
+        # pipeline_cosmos3_omni.py get_3d_mrope_ids_text_tokens (102-119), get_3d_mrope_ids_vae_tokens (122-170),
+        # _prepare_text_segment (542-553), _prepare_vision_segment (591-600)
+        use_float = cfg["enable_fps_modulation"]
+        if use_float:
+            ids = torch.arange(text, dtype=torch.float32) + 0
+        else:
+            ids = torch.arange(text, dtype=torch.long) + int(0)
+        text_ids = ids.unsqueeze(0).expand(3, -1).contiguous()
+        offset = 0 + text + cfg["temporal_margin"]
+        fps = fps if cfg["enable_fps_modulation"] else None
+        tcf = cfg["temporal_compression"]
+        if fps is not None and f > 1:
+            tps = fps / tcf
+            base_tps = float(cfg["base_fps"]) / tcf
+            frame_indices = torch.arange(f, dtype=torch.float32)
+            t_index = ((frame_indices + 0) / tps * base_tps + offset).view(-1, 1).expand(-1, h * w).flatten()
+        else:
+            t_index = torch.arange(f, dtype=torch.long).view(-1, 1).expand(-1, h * w).flatten() + int(offset) + 0
+        h_index = torch.arange(h, dtype=torch.long).view(1, -1, 1).expand(f, -1, w).flatten()
+        w_index = torch.arange(w, dtype=torch.long).view(1, 1, -1).expand(f, h, -1).flatten()
+        if not cfg["reset_spatial_ids"]:
+            h_index = h_index + int(offset)
+            w_index = w_index + int(offset)
+        if fps is not None and f > 1:
+            vae = torch.stack([t_index, h_index.to(torch.float32), w_index.to(torch.float32)], dim=0)
+        else:
+            vae = torch.stack([t_index, h_index, w_index], dim=0)
+        return torch.cat([text_ids, vae], dim=1)
+
+    def cosmos3(x, cfg, f, h, w, text, fps):
+        # transformer_cosmos3.py Cosmos3VLTextRotaryEmbedding (129-161), forward (779-788), the processor (83-92)
+        d, theta, rope_axes_dim = cfg["attention_head_dim"], cfg["rope_theta"], cfg["rope_axes_dim"]
+        inv_freq = 1.0 / (theta ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
+        position_ids = cosmos3_ids(cfg, f, h, w, text, fps).unsqueeze(1)  # [3, 1, N]
+        inv_freq_expanded = inv_freq[None, None, :, None].float().expand(3, position_ids.shape[1], -1, 1)
+        position_ids_expanded = position_ids[:, :, None, :].float()
+        freqs = inv_freq_expanded @ position_ids_expanded
+        freqs = freqs.transpose(2, 3)
+        freqs_t = freqs[0]
+        for dim, offset in enumerate((1, 2), start=1):
+            length = rope_axes_dim[dim] * 3
+            idx = slice(offset, length, 3)
+            freqs_t[..., idx] = freqs[dim, ..., idx]
+        emb = torch.cat((freqs_t, freqs_t), dim=-1)
+        cos, sin = emb.cos().to(dtype=x.dtype), emb.sin().to(dtype=x.dtype)
+        cos, sin = cos.squeeze(0).unsqueeze(1), sin.squeeze(0).unsqueeze(1)  # [N, 1, d]
+        half = x.shape[-1] // 2
+
+        def rotate_half(v):
+            return torch.cat((-v[..., half:], v[..., :half]), dim=-1)
+
+        xs = x[0]  # [N, heads, d], the processor's unbatched q
+        return (xs * cos + rotate_half(xs) * sin).unsqueeze(0), position_ids.squeeze(1).T.double()
+
     return dict(torch=torch, rope1d=get_1d_rotary_pos_embed, apply=apply_rotary_emb, wan=wan, flux_ids=flux_ids,
                 flux2_ids=flux2_ids, flux_pos_embed=flux_pos_embed, qwen=qwen, hunyuan=hunyuan, ltx=ltx,
-                cosmos=cosmos)
+                cosmos=cosmos, cosmos3=cosmos3)
 
 
 def self_test():
@@ -1001,6 +1163,8 @@ def self_test():
             return T["ltx"](xt, cfg, f, h, w, kw["fps"])
         if m == "cosmos":
             return T["cosmos"](xt, cfg, f, h, w, kw["fps"])
+        if m == "cosmos3":
+            return T["cosmos3"](xt, cfg, f, h, w, kw["text"], kw["fps"])
 
     for m in MODELS:
         cfg = config(m, **DUMP_OVERRIDES.get(m, {}))
@@ -1051,6 +1215,22 @@ def self_test():
           (pair_table(lt)["axis"] == -1).sum() == 1 and len(pair_table(lt)["axis"]) == 1024)
     cs = config("cosmos")
     check("cosmos: fps 16 scales t by 1.5", positions(cs, (3, 2, 2), fps=16)[-1, 0] == 3.0)
+    c3 = config("cosmos3")
+    for fps in (None, 16, 30):
+        x = rng.standard_normal((1, 3 + 3 * 4 * 6, 2, 128)).astype(F32)
+        tout, ids = T["cosmos3"](torch.from_numpy(x), c3, 3, 4, 6, 3, fps)
+        pos = positions(c3, (3, 8, 12), text=3, fps=fps)
+        check(f"cosmos3 fps {fps}: positions = the pipeline's ids", np.array_equal(ids.numpy(), pos),
+              f"last t {pos[-1, 0]!r}")
+        tol = 4e-6 + 3e-7 * float(np.abs(angles(c3, pos)).max())
+        e = float(np.abs(apply(x, pos, c3) - tout.numpy()).max())
+        check(f"cosmos3 fps {fps}: float64 apply = torch transcription", e <= tol, f"{e:.2e}, tolerance {tol:.1e}")
+    check("cosmos3: text (0, 0, 0), (1, 1, 1), (2, 2, 2); the latent from t = 3 + 15000",
+          positions(c3, (1, 2, 2), text=3)[:4].tolist() == [[0, 0, 0], [1, 1, 1], [2, 2, 2], [15003, 0, 0]])
+    t3 = pair_table(c3)
+    check("cosmos3: pairs 1, 4, ..., 58 h, 2, 5, ..., 59 w, the others t (24 pairs)",
+          t3["axis"][1:60:3].tolist() == [1] * 20 and t3["axis"][2:60:3].tolist() == [2] * 20
+          and (t3["axis"] == 0).sum() == 24)
     w64 = config("wan", attention_head_dim=64)
     check("wan d 64: widths (24, 20, 20), #12538's forward (22, 21, 21)",
           axis_widths(w64) == (24, 20, 20) and [64 - 2 * (64 // 3), 64 // 3, 64 // 3] == [22, 21, 21])

@@ -20,7 +20,7 @@ struct ClassRow {
   std::string_view display;
 };
 
-constexpr std::array<ClassRow, 7> kClasses{{
+constexpr std::array<ClassRow, 8> kClasses{{
     {GridModel::Wan, "WanTransformer3DModel", "Wan 2.x"},
     {GridModel::Flux, "FluxTransformer2DModel", "Flux.1"},
     {GridModel::Flux2, "Flux2Transformer2DModel", "Flux.2"},
@@ -28,6 +28,7 @@ constexpr std::array<ClassRow, 7> kClasses{{
     {GridModel::HunyuanVideo, "HunyuanVideoTransformer3DModel", "HunyuanVideo"},
     {GridModel::Ltx, "LTXVideoTransformer3DModel", "LTX-Video"},
     {GridModel::Cosmos, "CosmosTransformer3DModel", "Cosmos-Predict2"},
+    {GridModel::Cosmos3, "Cosmos3OmniTransformer", "Cosmos 3"},
 }};
 
 const ClassRow& row_of(GridModel m) {
@@ -74,6 +75,13 @@ Eigen::VectorXd grid_theta(const GridRope& g) {
     }
     return theta;
   }
+  if (g.order == GridOrder::Interleaved) {
+    // (G5), transformer_cosmos3.py:130-134: inv_freq = 1 / rope_theta ** (arange(0, d, 2) / d), one ladder.
+    const double base = g.bases.at(0);
+    if (!(base > 1)) throw InvalidArgument(error_msg("{0}: base {1} must be above 1", class_name(g.model), base));
+    for (int j = 0; j < pairs; ++j) theta[j] = std::pow(base, -2.0 * j / static_cast<double>(g.head_dim));
+    return theta;
+  }
   // (G2), (G3): each axis's own ladder base_a^(−2i/d_a) (diffusers get_1d_rotary_pos_embed), blocks in axis order.
   int at = g.padding;
   for (std::size_t a = 0; a < g.widths.size(); ++a) {
@@ -98,6 +106,12 @@ Eigen::VectorXd grid_theta(const GridRope& g) {
 }
 
 AxisMap grid_axis_map(const GridRope& g) {
+  if (g.order == GridOrder::Interleaved) {
+    // (G5): Qwen3-VL's map (A3) itself, transformer_cosmos3.py:136-144 (apply_interleaved_mrope)
+    MropeSections s{{}, SectionOrder::Interleaved};
+    for (const int w : g.widths) s.sections.push_back(w / 2);
+    return make_axis_map(s, g.head_dim / 2);
+  }
   AxisMap map;
   map.source.order = SectionOrder::Grid;
   const int axes = static_cast<int>(g.axes.size());
@@ -125,6 +139,28 @@ AxisMap grid_axis_map(const GridRope& g) {
 }
 
 namespace {
+
+/// (G5): a latent token's ids, pipeline_cosmos3_omni.py get_3d_mrope_ids_vae_tokens (122-170) with the offset of
+/// _prepare_text_segment (542-553), L + margin: t = (f / (fps / c)) · (base_fps / c) + offset in float32 (c the VAE's
+/// temporal compression, which cancels, each step rounded as the pipeline's float32 tensor rounds it) when the
+/// config enables the modulation, fps is given and the latent has more than one frame; else f + offset. h and w
+/// from 0 (unified_3d_mrope_reset_spatial_ids), else from the offset too.
+std::array<double, kMaxAxes> cosmos3_latent(const GridRope& g, const GridRequest& r, long f, long h, long w, long nf) {
+  const long offset = r.text + g.text_margin;
+  std::array<double, kMaxAxes> p{static_cast<double>(f + offset), static_cast<double>(h), static_cast<double>(w), 0};
+  if (r.fps && g.fps_modulation && nf > 1) {
+    // pipeline_cosmos3_omni.py:142-146 with temporal_compression_factor 4 (the pipeline's vae_scale_factor_temporal)
+    const float tps = static_cast<float>(*r.fps / 4.0);
+    const float base_tps = static_cast<float>(g.base_fps / 4.0);
+    const float t = static_cast<float>(f) / tps * base_tps + static_cast<float>(offset);
+    p[0] = static_cast<double>(t);
+  }
+  if (!g.reset_spatial) {
+    p[1] += static_cast<double>(offset);
+    p[2] += static_cast<double>(offset);
+  }
+  return p;
+}
 
 long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& grid) {
   const std::array<long, 3> per{g.patch[0], g.patch[1] * g.pack, g.patch[2] * g.pack};
@@ -174,11 +210,12 @@ long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& gri
 
 GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   const bool text_joint = g.model == GridModel::Flux || g.model == GridModel::Flux2 ||
-                          g.model == GridModel::QwenImage || g.model == GridModel::HunyuanVideo;
+                          g.model == GridModel::QwenImage || g.model == GridModel::HunyuanVideo ||
+                          g.model == GridModel::Cosmos3;
   if (r.text > 0 && !text_joint) {
     throw InvalidArgument(
         error_msg("{0}: {1} gives its text tokens no RoPE position (Flux.1, Flux.2, "
-                  "Qwen-Image and HunyuanVideo place text in the sequence)",
+                  "Qwen-Image, HunyuanVideo and Cosmos 3 place text in the sequence)",
                   option_name("text"), display_name(g.model)));
   }
   if (r.reference_images > 0 && g.model != GridModel::Flux2) {
@@ -187,7 +224,7 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
                   "sequence (not {1})",
                   option_name("reference_images"), display_name(g.model)));
   }
-  if (r.fps && g.model != GridModel::Ltx && g.model != GridModel::Cosmos) {
+  if (r.fps && g.model != GridModel::Ltx && g.model != GridModel::Cosmos && g.model != GridModel::Cosmos3) {
     throw InvalidArgument(error_msg("{0}: only LTX-Video and Cosmos scale positions by a frame rate (not {1})",
                                     option_name("fps"), display_name(g.model)));
   }
@@ -213,6 +250,9 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
         // max(height // 2, width // 2) with scale_rope
         const long start = g.centred ? std::max(nh / 2, nw / 2) : std::max(nh, nw);
         for (std::size_t a = 0; a < axes; ++a) p[a] = static_cast<double>(start + l);
+      } else if (g.model == GridModel::Cosmos3) {
+        // pipeline_cosmos3_omni.py:102-119 (get_3d_mrope_ids_text_tokens from 0): (l, l, l)
+        for (std::size_t a = 0; a < axes; ++a) p[a] = static_cast<double>(l);
       }  // Flux.1: text ids zeros (pipeline_flux.py:385)
       push(p, 1);
     }
@@ -247,6 +287,7 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
           if (g.model == GridModel::Cosmos && r.fps) {
             p[0] = static_cast<double>(f) / *r.fps * g.base_fps;  // transformer_cosmos.py:512
           }
+          if (g.model == GridModel::Cosmos3) p = cosmos3_latent(g, r, f, h, w, nf);
           push(p, image == 0 ? 0 : 2);
         }
       }

@@ -19,6 +19,10 @@
 ///              F = ⌊D/6⌋ frequencies ω_k = (π/2) · base^(k/(F−1)) (log-spaced, increasing), each for the axes
 ///              t, h, w in turn (pair 3k + a after the padding), D mod 6 channels first that do not turn; the
 ///              positions 2g − 1 of the grid g the pipeline scales (transformer_ltx.py:217-220, 266)         (G4)
+///   Cosmos 3   transformer_cosmos3.py Cosmos3VLTextRotaryEmbedding: one ladder rope_theta^(−2j/d) over the head
+///              (θ 5e6), each pair's axis by Qwen3-VL's interleave (A3) of rope_axes_dim [24, 20, 20], rotate_half
+///              (the half layout); text and latent in one sequence, pipeline_cosmos3_omni.py's ids: text (m, m, m),
+///              the latent's t = f·base_fps/fps + L + margin after L text tokens, h and w from 0              (G5)
 #pragma once
 
 #include <Eigen/Core>
@@ -35,25 +39,26 @@
 namespace rope {
 
 /// The diffusers transformers rope reads, by their config's `_class_name`.
-enum class GridModel { Wan, Flux, Flux2, QwenImage, HunyuanVideo, Ltx, Cosmos };
+enum class GridModel { Wan, Flux, Flux2, QwenImage, HunyuanVideo, Ltx, Cosmos, Cosmos3 };
 
 /// "WanTransformer3DModel", "FluxTransformer2DModel", …
 std::string_view class_name(GridModel model);
 /// The model of a `_class_name`, or nullopt for another class.
 std::optional<GridModel> grid_model_of_class(std::string_view name);
-/// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2".
+/// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2", "Cosmos 3".
 std::string_view display_name(GridModel model);
 
-/// How the channels of a head are shared among the axes: one block per axis in the axes' order (G2), or LTX's
-/// per-frequency interleave (G4).
-enum class GridOrder { Blocks, PerFrequency };
+/// How the channels of a head are shared among the axes: one block per axis in the axes' order (G2), LTX's
+/// per-frequency interleave (G4), or one ladder over the head with Qwen3-VL's interleave of the axes (G5).
+enum class GridOrder { Blocks, PerFrequency, Interleaved };
 
 /// A diffusers transformer's RoPE, as its config gives it (hf/diffusers_config.cpp): what (G1)–(G4) need, and
 /// what its pipeline needs to build the positions (grid_positions).
 struct GridRope {
   GridModel model = GridModel::Wan;
   int head_dim = 0;               ///< channels the rotation is applied to (LTX: the hidden size, all heads)
-  std::vector<int> widths;        ///< channels per axis, in the axes' order (Σ = head_dim − 2·padding)
+  std::vector<int> widths;        ///< channels per axis, in the axes' order (Σ = head_dim − 2·padding); (G5): twice
+                                  ///< rope_axes_dim, the pairs (A3) interleaves
   std::vector<double> bases;      ///< each axis's base (Blocks); LTX's one base in bases[0]
   std::vector<std::string> axes;  ///< the axes' names: "t", "h", "w" (and "l")
   GridOrder order = GridOrder::Blocks;
@@ -63,9 +68,12 @@ struct GridRope {
   std::array<double, kMaxAxes> scale{1, 1, 1, 1};  ///< s_a of (G1)
   // The pipeline's positions (grid_positions).
   std::array<long, 3> patch{1, 1, 1};  ///< the transformer's patch (t, h, w)
-  long pack = 1;         ///< the pipeline's packing of the latent per side before the transformer (Flux: 2)
-  bool centred = false;  ///< Qwen-Image's scale_rope: rows and columns centred
-  double base_fps = 0;   ///< Cosmos: 24 (the temporal positions × base_fps / fps)
+  long pack = 1;               ///< the pipeline's packing of the latent per side before the transformer (Flux: 2)
+  bool centred = false;        ///< Qwen-Image's scale_rope: rows and columns centred
+  double base_fps = 0;         ///< Cosmos, Cosmos 3: 24 (the temporal positions × base_fps / fps)
+  bool fps_modulation = true;  ///< Cosmos 3: enable_fps_modulation (fps scales t only when true)
+  long text_margin = 0;        ///< Cosmos 3: unified_3d_mrope_temporal_modality_margin (the latent's t after L + it)
+  bool reset_spatial = true;   ///< Cosmos 3: unified_3d_mrope_reset_spatial_ids (h, w from 0; else from the offset)
   std::array<double, 3> ltx_base{20, 2048, 2048};  ///< LTX's base_num_frames, base_height, base_width
   std::array<double, 3> ltx_vae{8, 32, 32};        ///< LTX's VAE compression: temporal, spatial, spatial
   double default_fps = 0;                          ///< the pipeline's default frame rate (LTX 25, Cosmos-Predict2 16)
@@ -85,9 +93,9 @@ AxisMap grid_axis_map(const GridRope& g);
 /// The positions of a latent the transformer receives, as the pipeline builds them (docs/multi-axis.md §8).
 struct GridRequest {
   std::array<long, 3> latent{1, 1, 1};  ///< F, H, W of the latent (frames 1 for an image)
-  long text = 0;                        ///< text tokens in the same sequence (Flux, Flux.2, Qwen-Image)
-  long reference_images = 0;            ///< Flux.2: reference images of the latent's size
-  std::optional<double> fps;            ///< LTX, Cosmos
+  long text = 0;              ///< text tokens in the same sequence (Flux, Flux.2, Qwen-Image, HunyuanVideo, Cosmos 3)
+  long reference_images = 0;  ///< Flux.2: reference images of the latent's size
+  std::optional<double> fps;  ///< LTX, Cosmos, Cosmos 3
 };
 
 struct GridToken {

@@ -3,6 +3,7 @@
 // that data/models/ holds as presets, so the frequencies from a GGUF file must equal the preset's.
 #include "rope/models/gguf/gguf_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <gmock/gmock.h>
@@ -385,6 +386,29 @@ TEST(GgufConfig, MropeTextTokensAndGlm4Sections) {
   // glm4 with sections (use_mrope): MROPE.
   EXPECT_EQ(read_gguf_model(gguf_path("glm-4v.gguf")).rope_type, GgufRopeType::Mrope);
   EXPECT_EQ(read_gguf_model(gguf_path("glm-4-9b.gguf")).rope_type, GgufRopeType::Norm);
+}
+
+// rope.scaling.yarn_ext_factor (ikawrakow/ik_llama.cpp src/llama-hparams.cpp:348, 1724 @ 8337e4cd3861; ggml's
+// rope_yarn): θ_i/f·(1 − (1 − r_i)·e) + θ_i·(1 − r_i)·e, the ramp r_i of (S8) recomputed here from ggml's corr dims
+// (floor and ceil of d·ln(L0/(2π·β))/(2·ln base) for β 32 and 1); the magnitude 1 + 0.1·ln f only when e ≠ 0.
+TEST(GgufConfig, YarnExtFactorWeighsTheExtrapolation) {
+  const double base = 10000, f = 4, l0 = 32768, d = 128;
+  const auto corr = [&](double beta) { return d * std::log(l0 / (beta * 2 * std::acos(-1.0))) / (2 * std::log(base)); };
+  const double low = std::max(0.0, std::floor(corr(32))), high = std::min(d - 1, std::ceil(corr(1)));
+  for (const auto& [file, e] : {std::pair{"llama-yarn-ext-0.5.gguf", 0.5}, std::pair{"llama-yarn-ext-0.gguf", 0.0}}) {
+    SCOPED_TRACE(file);
+    const GgufModel g = read_gguf_model(gguf_path(file));
+    ASSERT_EQ(g.model.rope.ext_factor, e);
+    const RopeParameters p = rope_parameters(g.model.rope);
+    ASSERT_EQ(p.inv_freq.size(), 64);
+    for (int j = 0; j < 64; ++j) {
+      const double theta = std::pow(base, -2.0 * j / d);
+      const double extrapolate = (1 - std::clamp((j - low) / std::max(0.001, high - low), 0.0, 1.0)) * e;
+      const double want = theta / f * (1 - extrapolate) + theta * extrapolate;
+      EXPECT_NEAR(p.inv_freq[j], want, 1e-15 * theta) << "pair " << j;
+    }
+    EXPECT_NEAR(p.attention_factor, e == 0 ? 1.0 : 0.1 * std::log(f) + 1, 1e-12);
+  }
 }
 
 }  // namespace

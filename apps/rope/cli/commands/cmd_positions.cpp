@@ -228,8 +228,8 @@ Command add_positions_command(CLI::App& app) {
                   "Flux.2: reference images of the latent's size after it (t = 10, 20, …)")
       ->needs(latent);
   add_real_option(*sub, "--fps", opt->fps, 0.0,
-                  "LTX-Video, Cosmos: the frame rate the transformer is given (LTX: 25 without it; Cosmos: the "
-                  "temporal positions × 24 / fps)")
+                  "LTX-Video, Cosmos, Cosmos 3: the frame rate the transformer is given (LTX: 25 without it; "
+                  "Cosmos: the temporal positions × 24 / fps; Cosmos 3: the latent's frames × base_fps / fps)")
       ->default_str("")
       ->needs(latent);
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");

@@ -61,7 +61,7 @@ PositionsRun run_positions(const PositionsRequest& request) {
           error_msg("{0} needs a diffusers transformer's config or preset (its _class_name one of "
                     "WanTransformer3DModel, FluxTransformer2DModel, Flux2Transformer2DModel, "
                     "QwenImageTransformer2DModel, HunyuanVideoTransformer3DModel, "
-                    "LTXVideoTransformer3DModel, CosmosTransformer3DModel)",
+                    "LTXVideoTransformer3DModel, CosmosTransformer3DModel, Cosmos3OmniTransformer)",
                     option_name("latent_shape")));
     }
     run.origin = request.model->spec.origin;

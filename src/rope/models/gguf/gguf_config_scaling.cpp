@@ -68,6 +68,7 @@ class Scaling {
   void original_context(bool required);
   void linear(double factor, const std::string& from);
   void yarn();
+  void ext_factor();
   void longrope();
   void llama3(const std::vector<float>& ff);
 
@@ -130,6 +131,7 @@ void Scaling::yarn() {
     r_.beta_slow = *b;
     origin("beta_slow", format_number(*b), key("rope.scaling.yarn_beta_slow"));
   }
+  ext_factor();
   const std::string lk = key("rope.scaling.yarn_log_multiplier");
   // llama.cpp reads a multiplier of 0 as none (src/llama-context.cpp:185, `rope_yarn_log_mul != 0`), and
   // llama_model_save_to_file writes 0 for every model without one.
@@ -169,12 +171,42 @@ void Scaling::yarn() {
       origin("mscale", "1",
              msg("llama.cpp takes mscale = mscale_all_dim for deepseek2 only (src/llama-context.cpp:185-198)"));
     }
+  } else if (r_.ext_factor == 0.0) {
+    // ggml's rope_yarn leaves the magnitude out with ext_factor 0: cos and sin × attn_factor alone.
+    r_.attention_factor = g_.attn_factor;
+    origin("attention_factor", format_number(g_.attn_factor),
+           msg("{0} 0: no YaRN magnitude (ggml rope_yarn), attn_factor {1}", key("rope.scaling.yarn_ext_factor"),
+               format_number(g_.attn_factor)));
   } else if (f_.find(key("rope.scaling.attn_factor"))) {
     // ggml's rope_yarn: magnitude = attn_factor · (1 + 0.1·ln(1/freq_scale)) when YaRN extrapolates.
     r_.attention_factor = g_.attn_factor * yarn_get_mscale(*factor);
     origin("attention_factor", format_number(*r_.attention_factor),
            msg("{0} {1} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"),
                format_number(g_.attn_factor)));
+  }
+}
+
+void Scaling::ext_factor() {
+  // ikawrakow/ik_llama.cpp @ 8337e4cd3861 src/llama-hparams.cpp:348, 1724 (the loader reads the key, optional),
+  // src/llama.cpp:8090, 8192-8194 (a negative value means "not set": 1 for YaRN), ggml rope_yarn (the ramp's
+  // extrapolation × ext_factor; the magnitude only when it is not 0).
+  const std::string k = key("rope.scaling.yarn_ext_factor");
+  const GgufValue* v = f_.find(k);
+  if (!v) return;
+  const auto e = v->as_number();
+  if (!e) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+  if (!std::isfinite(*e)) fail(k, fmt::format("expected a finite number, got {}", format_number(*e)));
+  if (*e < 0) {
+    origin("ext_factor", "1", msg("{0} {1}: negative, which llama.cpp reads as not set", k, format_number(*e)));
+    return;
+  }
+  r_.ext_factor = *e;
+  origin("ext_factor", format_number(*e), k);
+  if (*e == 0.0) {
+    note(msg("{0} 0: llama.cpp turns every pair by θ_i/f, without YaRN's ramp and magnitude (ggml rope_yarn)", k));
+  } else if (*e != 1.0) {
+    note(msg("{0} {1}: llama.cpp weighs YaRN's extrapolation by {1}: θ_i/f·(1 − (1 − r_i)·{1}) + θ_i·(1 − r_i)·{1}", k,
+             format_number(*e)));
   }
 }
 

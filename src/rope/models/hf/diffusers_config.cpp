@@ -1,6 +1,7 @@
 // Reading a diffusers transformer's config.json (its `_class_name`, grid_rope.hpp): the RoPE keys each class's
 // __init__ takes, their defaults from that __init__ where the file has no such key. Every line cites
-// huggingface/diffusers at 58eb52c0803ea9af3abec60841c2a093bdf1f951, src/diffusers/models/transformers/.
+// huggingface/diffusers at 58eb52c0803ea9af3abec60841c2a093bdf1f951, src/diffusers/models/transformers/ (the
+// pipelines' files under src/diffusers/pipelines/).
 #include <cmath>
 #include <fmt/format.h>
 
@@ -24,6 +25,18 @@ class DiffusersReader {
   GridRope read();
 
  private:
+  void read_cosmos3();
+  /// A true/false key, or the class's default.
+  bool flag(std::string_view key, bool fallback, std::string_view init) {
+    const std::optional<bool> v = r_.boolean(doc_, "", key);
+    if (v) {
+      g_.origin.push_back(
+          origin_line(Message::same(std::string(key)), *v ? "true" : "false", Message::same(std::string(key))));
+      return *v;
+    }
+    default_line(key, fallback ? "true" : "false", init);
+    return fallback;
+  }
   /// A whole number of the config, or the class's default (its __init__ at `init`).
   long whole(std::string_view key, long fallback, std::string_view init) {
     const std::optional<long> v = r_.count(doc_, "", key);
@@ -85,10 +98,10 @@ class DiffusersReader {
     g_.origin.push_back(Message(msg("{0}: {1} (fixed by the code: {2} at diffusers {3})", std::string(what), value,
                                     std::string(where), std::string(kCommit))));
   }
-  int head_dim(long fallback, std::string_view init) {
-    const long d = whole("attention_head_dim", fallback, init);
-    if (d < 2 || d > kMaxDim)
-      r_.fail("attention_head_dim", fmt::format("must be between 2 and {}, got {}", kMaxDim, d));
+  int head_dim(long fallback, std::string_view init) { return head_dim_key("attention_head_dim", fallback, init); }
+  int head_dim_key(std::string_view key, long fallback, std::string_view init) {
+    const long d = whole(key, fallback, init);
+    if (d < 2 || d > kMaxDim) r_.fail(std::string(key), fmt::format("must be between 2 and {}, got {}", kMaxDim, d));
     return static_cast<int>(d);
   }
   double base_key(std::string_view key, double fallback, std::string_view init) {
@@ -230,8 +243,66 @@ GridRope DiffusersReader::read() {
       g_.source = "transformer_cosmos.py:457-518 (CosmosRotaryPosEmbed)";
       break;
     }
+    case GridModel::Cosmos3: {
+      read_cosmos3();
+      break;
+    }
   }
   return g_;
+}
+
+void DiffusersReader::read_cosmos3() {
+  // Cosmos3OmniTransformer.__init__ (transformer_cosmos3.py:395-466); the ids of pipeline_cosmos3_omni.py.
+  const std::string_view init = "transformer_cosmos3.py:395-436";
+  g_.head_dim = head_dim_key("head_dim", 128, init);
+  g_.order = GridOrder::Interleaved;
+  g_.layout = Layout::Half;  // cat((freqs, freqs)) and _rotate_half, transformer_cosmos3.py:118-121, 160
+  g_.bases = {base_key("rope_theta", 5000000.0, init)};
+  // transformer_cosmos3.py:431-434: rope_axes_dim, else rope_scaling's mrope_section, else [24, 20, 20].
+  std::vector<double> sections;
+  const json* scaling = r_.object(doc_, "", "rope_scaling");
+  const std::optional<std::vector<double>> axes = r_.factors(doc_, "", "rope_axes_dim");
+  const std::optional<std::vector<double>> mrope =
+      scaling ? r_.factors(*scaling, "rope_scaling", "mrope_section") : std::nullopt;
+  if (axes) {
+    sections = *axes;
+    g_.origin.push_back(origin_line(Message::same("rope_axes_dim"), fmt::format("[{}]", fmt::join(sections, ", ")),
+                                    Message::same("rope_axes_dim")));
+  } else if (mrope) {
+    sections = *mrope;
+    g_.origin.push_back(origin_line(Message::same("rope_axes_dim"), fmt::format("[{}]", fmt::join(sections, ", ")),
+                                    Message::same("rope_scaling.mrope_section")));
+  } else {
+    sections = {24, 20, 20};
+    default_line("rope_axes_dim", "[24, 20, 20]", init);
+  }
+  const std::string key = axes ? "rope_axes_dim" : mrope ? "rope_scaling.mrope_section" : "rope_axes_dim";
+  if (sections.size() != 3) r_.fail(key, fmt::format("expected 3 sections (t, h, w), got {}", sections.size()));
+  double sum = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (sections[i] != std::floor(sections[i]) || sections[i] > kMaxDim) {
+      r_.fail(fmt::format("{}[{}]", key, i), fmt::format("expected a whole number of pairs, got {}", num(sections[i])));
+    }
+    sum += sections[i];
+    g_.widths.push_back(2 * static_cast<int>(sections[i]));
+  }
+  if (2 * sum != g_.head_dim) {
+    // Qwen3-VL's interleave gives each pair one axis when the sections cover the head's pairs.
+    r_.fail(key, fmt::format("the sections add up to {} pairs, but head_dim {} has {}", num(sum), g_.head_dim,
+                             g_.head_dim / 2));
+  }
+  const long p = whole("latent_patch_size", 2, init);
+  g_.patch = {1, p, p};
+  g_.base_fps = static_cast<double>(whole("base_fps", 24, init));
+  g_.fps_modulation = flag("enable_fps_modulation", true, init);
+  g_.reset_spatial = flag("unified_3d_mrope_reset_spatial_ids", true, init);
+  g_.text_margin = whole("unified_3d_mrope_temporal_modality_margin", 15000, init);
+  g_.notes.push_back(
+      msg("Cosmos 3 turns text and latent tokens in one sequence with Qwen3-VL's interleaved sections: text "
+          "token m at (m, m, m), the latent's frame f at t = f + L + {0} after L text tokens (× base_fps / fps "
+          "= {1} / fps when fps is given), rows and columns from 0 (pipeline_cosmos3_omni.py:102-170, 542-553)",
+          g_.text_margin, num(g_.base_fps)));
+  g_.source = "transformer_cosmos3.py:129-161 (Cosmos3VLTextRotaryEmbedding), pipeline_cosmos3_omni.py:102-170 (ids)";
 }
 
 }  // namespace

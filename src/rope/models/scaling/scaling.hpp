@@ -67,11 +67,14 @@ struct RopeConfig {
   std::optional<double> mscale;                          ///< yarn (DeepSeek)
   std::optional<double> mscale_all_dim;                  ///< yarn (DeepSeek)
   std::optional<double> attention_factor;                ///< yarn, longrope: explicit value
-  std::optional<double> low_freq_factor;                 ///< llama3, required
-  std::optional<double> high_freq_factor;                ///< llama3, required
-  std::vector<double> short_factor;                      ///< longrope, d/2 numbers
-  std::vector<double> long_factor;                       ///< longrope, d/2 numbers
-  std::optional<long> seq_len;  ///< current sequence length (dynamic; longrope picks its list by it)
+  /// yarn: llama.cpp's ext_factor (the GGUF key rope.scaling.yarn_ext_factor), the weight of (S8)'s extrapolation:
+  /// r_j becomes 1 − (1 − r_j)·e; 0 interpolates every pair and leaves the magnitude out (ggml rope_yarn). Default 1.
+  std::optional<double> ext_factor;
+  std::optional<double> low_freq_factor;   ///< llama3, required
+  std::optional<double> high_freq_factor;  ///< llama3, required
+  std::vector<double> short_factor;        ///< longrope, d/2 numbers
+  std::vector<double> long_factor;         ///< longrope, d/2 numbers
+  std::optional<long> seq_len;             ///< current sequence length (dynamic; longrope picks its list by it)
   /// dynamic: HunYuan's NTK-α, base·α^(head_dim/(head_dim−2)) while L = max(seq_len, M) is M; past M, HF's dynamic
   /// update recomputes (S4) from base without α.
   std::optional<double> ntk_alpha;

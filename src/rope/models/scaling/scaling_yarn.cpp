@@ -117,8 +117,10 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   p.bands.resize(static_cast<std::size_t>(theta.size()));
+  // llama.cpp's ext_factor e weighs the extrapolation, ramp_mix = (1 − r_j)·e (ggml rope_yarn).
+  const double ext = c.ext_factor.value_or(1.0);
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
-    const double r = std::clamp((static_cast<double>(j) - low) / span, 0.0, 1.0);
+    const double r = 1.0 - (1.0 - std::clamp((static_cast<double>(j) - low) / span, 0.0, 1.0)) * ext;
     p.inv_freq[j] =
         variant == YarnVariant::GrokYarnLog ? theta[j] / std::pow(f, r) : (theta[j] / f) * r + theta[j] * (1.0 - r);
     p.bands[static_cast<std::size_t>(j)] = r == 0.0 ? Band::Kept : r == 1.0 ? Band::Interpolated : Band::Ramped;
@@ -154,6 +156,11 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
         c.attention_factor
             ? Message::same(fmt::format("(0.07·ln f + 1)·attention_factor = {}·{}", m, *c.attention_factor))
             : msg("0.07·ln f + 1 (TeleChat3)");
+    return;
+  }
+  if (ext == 0.0 && !c.attention_factor) {  // ggml rope_yarn multiplies the magnitude in only when ext_factor ≠ 0
+    p.attention_factor = 1.0;
+    p.attention_rule = msg("1: llama.cpp's ext_factor 0 leaves YaRN's magnitude out (ggml rope_yarn)");
     return;
   }
   YarnAttention a = yarn_attention(c, f);
