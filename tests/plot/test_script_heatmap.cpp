@@ -105,6 +105,13 @@ TEST(PlotText, ChineseFiguresKeepScriptsWhereTheTerminalFallsBackToAnotherFont) 
   EXPECT_THAT(gnuplot_script(f, {{"f.png", Format::Png}, {"f.gif", Format::Gif}}, zh),
               AllOf(HasSubstr("'λ_i'"), HasSubstr("'θ_i'"), Not(HasSubstr("ᵢ"))));
   EXPECT_THAT(gnuplot_script(f, {{"f.gif", Format::Gif}}, Style{}), HasSubstr("'λᵢ'"));  // DejaVu Sans has them
+  // A log axis's tick labels too: 10⁵ where the font has it, 10^5 in a Chinese GIF.
+  Figure log;
+  log.log_y = true;
+  log.series.push_back({"s", vec({1, 2}), vec({1, 1e6})});
+  EXPECT_THAT(gnuplot_script(log, kPng, zh), HasSubstr("'10⁵' 100000"));
+  EXPECT_THAT(gnuplot_script(log, {{"f.gif", Format::Gif}}, zh),
+              AllOf(HasSubstr("'10^5' 100000"), Not(HasSubstr("⁵"))));
 }
 
 TEST(PlotText, WideCharactersGiveTheirExtraColumnBackFromTheNextGap) {

@@ -63,8 +63,8 @@ Extent log_extent(const Figure& f, bool x_axis) {
 }
 
 /// Emits the range and ticks of a log axis ("x" or "y"): explicit range as given, otherwise the data
-/// range widened by nice_log_range; ticks from log_ticks with compact labels.
-void log_axis(std::string& out, const Figure& f, bool x_axis) {
+/// range widened by nice_log_range; ticks from log_ticks with compact labels (in_cjk_font where `cjk_one_font`).
+void log_axis(std::string& out, const Figure& f, bool x_axis, bool cjk_one_font) {
   const char* axis = x_axis ? "x" : "y";
   const auto& range = x_axis ? f.xrange : f.yrange;
   std::pair<double, double> shown;
@@ -78,7 +78,9 @@ void log_axis(std::string& out, const Figure& f, bool x_axis) {
     shown = nice_log_range(e.lo, e.hi);
   }
   const std::vector<double> at = log_ticks(shown.first, shown.second);
-  const std::vector<std::string> labels = tick_labels(at);
+  std::vector<std::string> labels = tick_labels(at);
+  if (cjk_one_font)
+    for (std::string& l : labels) l = plot::in_cjk_font(l);
   std::vector<std::string> ticks;
   for (std::size_t k = 0; k < at.size(); ++k) ticks.push_back(fmt::format("{} {}", quote(labels[k]), num(at[k])));
   fmt::format_to(std::back_inserter(out), "set logscale {} 10\nset {}range [{}:{}]\nset {}tics ({})\n", axis, axis,
@@ -234,15 +236,15 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
   emit("set style textbox opaque noborder margins 1, 1\n");
 }
 
-void write_axes(std::string& out, const Figure& f) {
+void write_axes(std::string& out, const Figure& f, bool cjk_one_font) {
   auto emit = [&out](auto&&... args) {
     fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
   };
   // An autoscaled linear x axis ends at the data (a curve over 0…4096 should not run on to 4500); y
   // keeps gnuplot's widening to the next tick, which leaves headroom for the key.
   if (autoscaled_x(f)) emit("set autoscale xfix\n");
-  if (f.log_x) log_axis(out, f, true);
-  if (f.log_y) log_axis(out, f, false);
+  if (f.log_x) log_axis(out, f, true, cjk_one_font);
+  if (f.log_y) log_axis(out, f, false, cjk_one_font);
   if (f.heatmap) heatmap_axes(out, f, *f.heatmap);
   if (f.xrange && !f.log_x) emit("set xrange [{}:{}]\n", num(f.xrange->first), num(f.xrange->second));
   if (f.yrange && !f.log_y) emit("set yrange [{}:{}]\n", num(f.yrange->first), num(f.yrange->second));
@@ -368,12 +370,13 @@ namespace script {
 
 std::vector<std::string> write_data_and_settings(std::string& out, const Figure& figure, const Style& style,
                                                  bool one_font) {
-  const Figure f = style.lang == "zh" && one_font ? in_cjk_font(figure) : figure;
+  const bool cjk_one_font = style.lang == "zh" && one_font;
+  const Figure f = cjk_one_font ? in_cjk_font(figure) : figure;
   out += "reset\nset encoding utf8\n\n";
   const std::vector<std::string> plots = write_data(out, f);  // the data
   out += "\n";                                                // then the settings
   write_texts_and_key(out, f, style);
-  write_axes(out, f);
+  write_axes(out, f, cjk_one_font);
   write_annotations(out, f);
   return plots;
 }

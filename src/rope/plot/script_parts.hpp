@@ -31,7 +31,8 @@ std::vector<std::string> write_data(std::string& out, const Figure& f);
 void write_texts_and_key(std::string& out, const Figure& f, const Style& style);
 
 /// Ranges, logarithmic scales with their ticks, and a heatmap's ranges and palette.
-void write_axes(std::string& out, const Figure& f);
+/// `cjk_one_font`: a Chinese figure drawn by libgd, its tick labels written in_cjk_font as its texts are.
+void write_axes(std::string& out, const Figure& f, bool cjk_one_font);
 
 /// Reference lines and labels (with their arrows).
 void write_annotations(std::string& out, const Figure& f);
