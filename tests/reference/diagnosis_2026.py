@@ -29,7 +29,12 @@ _compute_yarn_parameters). Each case changes one step:
     shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
                         re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
                         --shift-map, named shift-map-one-delta, found delta
-
+    fast_math_toward_zero
+                        [272, 4, 128], base 10000, positions 0 … 15 and 130816 … 131071: HF's float32 angles through
+                        CUDA's __sinf/__cosf as its SASS computes them, the angle times fl32(1/2π) rounded toward zero
+                        (FMUL.RZ), then the sine of those revolutions (MUFU.SIN); held to --angles float64: named
+                        angles-fast-math, found bias (the measured shortfall of every angle, about twice fl32(1/2π)'s
+                        −4.03e-8) and toward_zero 1
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
 exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
 
@@ -191,6 +196,32 @@ def main():
                                                           "10000", "--angles", "float32"],
                   "exit": 1, "matches": "shift-map-one-delta", "found": {"delta": float(delta)}, "found_rel": 1e-9,
                   "identify": None, "identify_family": None})
+
+    # CUDA's __sinf/__cosf (what sinf/cosf become under nvcc --use_fast_math) compile to FMUL.RZ by fl32(1/2π), then
+    # MUFU.SIN/MUFU.COS of the revolutions (cuobjdump -sass of a kernel calling __sinf; the PTX sin.approx.f32 leaves
+    # the product's rounding to ptxas): the float32 angle φ (HF's m·inv_freq in float32) times fl32(1/2π) rounded
+    # toward zero, emulated in float32 by stepping the round-to-nearest product one ulp toward 0 where its magnitude
+    # exceeds the exact product's (exact in float64: 24 × 24 bits). The unit's own error (2^-21.41 on [−π, π]) is not
+    # modelled: sin(2πt), cos(2πt) in float64, rounded to float32. The truth is the shortfall measured here: per pair
+    # the least-squares slope of (2πt − φ) against φ over the 256 largest positions, its median over pairs.
+    posf = np.concatenate([np.arange(16), np.arange(131072 - 256, 131072)])
+    th = inv_freq(10000.0, 128)
+    qf = q_of(len(posf), 4, 128)
+    phi32 = posf.astype(np.float32)[:, None] * th[None, :]
+    inv_two_pi = np.float32(1 / (2 * np.pi))
+    nearest = (phi32 * inv_two_pi).astype(np.float32)
+    exact = phi32.astype(np.float64) * np.float64(inv_two_pi)
+    turns = np.where(np.abs(nearest.astype(np.float64)) > np.abs(exact), np.nextafter(nearest, np.float32(0)), nearest)
+    assert np.all(np.abs(turns.astype(np.float64)) <= np.abs(exact))
+    angle = turns.astype(np.float64) * (2 * np.pi)
+    emb = np.concatenate([angle, angle], axis=-1)
+    cos_f, sin_f = np.cos(emb).astype(np.float32)[:, None, :], np.sin(emb).astype(np.float32)[:, None, :]
+    fast = (qf * cos_f + rotate_half(qf) * sin_f).astype(np.float32)
+    big = posf >= 131072 - 256
+    phi = phi32[big].astype(np.float64)
+    bias = float(np.median(((angle[big] - phi) * phi).sum(0) / (phi * phi).sum(0)))
+    save("fast_math_toward_zero", qf, fast, posf, ["--base", "10000", "--layout", "half", "--angles", "float64"],
+         "angles-fast-math", {"bias": bias, "toward_zero": 1.0}, found_rel=0.05)
 
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
