@@ -35,6 +35,12 @@ _compute_yarn_parameters). Each case changes one step:
                         (FMUL.RZ), then the sine of those revolutions (MUFU.SIN); held to --angles float64: named
                         angles-fast-math, found bias (the measured shortfall of every angle, about twice fl32(1/2π)'s
                         −4.03e-8) and toward_zero 1
+    qk_crossed_modulo   q [8, 8, 128] and k [8, 2, 128], base 10000, positions 0 … 131071 (8 of them): ColossalAI's
+                        fused kernel that computes out_q1 from k's halves and out_k0 from q's, its GQA head map the
+                        other one, q head h with k head h mod 2 (not h // 4) and k head g with q head g (not 4·g):
+                        checked with --k-before/--k-after, named qk-crossed in both, found heads_modulo 1, q_heads 8,
+                        k_heads 2
+
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
 exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
 
@@ -222,6 +228,34 @@ def main():
     bias = float(np.median(((angle[big] - phi) * phi).sum(0) / (phi * phi).sum(0)))
     save("fast_math_toward_zero", qf, fast, posf, ["--base", "10000", "--layout", "half", "--angles", "float64"],
          "angles-fast-math", {"bias": bias, "toward_zero": 1.0}, found_rel=0.05)
+
+    # ColossalAI issue #6428 / PR #6429 (the Triton fused_rotary_emb computed out_q1 from k's halves and out_k0 from
+    # q's), its key-value head for a query head taken as h mod H_k (the head map of a kernel that repeats the k heads
+    # with tile/repeat instead of repeat_interleave) where the attention uses h // (H_q / H_k): q head h's second half
+    # is k head h mod 2's rotated second half, k head g's first half q head g's rotated first half (the first q head
+    # whose h mod 2 is g). HF's half-layout rotation (hf_rope: float32 angles, q·cos + rotate_half(q)·sin).
+    hq, hk, dq = 8, 2, 128
+    posk = np.array([0, 1, 7, 4095, 4096, 32768, 65535, 131071])
+    th = inv_freq(10000.0, dq)
+    q = q_of(len(posk), hq, dq)
+    k = q_of(len(posk), hk, dq)
+    qr, kr = hf_rope(q, posk, th), hf_rope(k, posk, th)
+    q_cross = np.concatenate([qr[..., :dq // 2], kr[:, np.arange(hq) % hk, dq // 2:]], axis=-1)
+    k_cross = np.concatenate([qr[:, np.arange(hk), :dq // 2], kr[..., dq // 2:]], axis=-1)
+    q_div = np.concatenate([qr[..., :dq // 2], kr[:, np.arange(hq) // (hq // hk), dq // 2:]], axis=-1)
+    assert not np.array_equal(q_cross, q_div)  # the two head maps read other k heads
+    d = os.path.join(out, "qk_crossed_modulo")
+    os.makedirs(d, exist_ok=True)
+    for name, t in (("q", q), ("q_rope", q_cross), ("k", k), ("k_rope", k_cross)):
+        np.save(os.path.join(d, name + ".npy"), t)
+    f = lambda name: os.path.join(d, name + ".npy")  # noqa: E731
+    cases.append({"name": "qk_crossed_modulo", "args": ["--before", f("q"), "--after", f("q_rope"), "--k-before",
+                                                        f("k"), "--k-after", f("k_rope"), "--positions",
+                                                        ",".join(str(p) for p in posk), "--base", "10000",
+                                                        "--layout", "half", "--angles", "float32"],
+                  "exit": 1, "matches": "qk-crossed", "found": {"heads_modulo": 1.0, "q_heads": float(hq), "k_heads": float(hk)},
+                  "found_rel": 1e-9,
+                  "identify": None, "identify_family": None})
 
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
