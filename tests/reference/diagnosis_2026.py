@@ -29,6 +29,17 @@ _compute_yarn_parameters). Each case changes one step:
     shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
                         re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
                         --shift-map, named shift-map-one-delta, found delta
+    fast_math_toward_zero
+                        [272, 4, 128], base 10000, positions 0 … 15 and 130816 … 131071: HF's float32 angles through
+                        CUDA's __sinf/__cosf as its SASS computes them, the angle times fl32(1/2π) rounded toward zero
+                        (FMUL.RZ), then the sine of those revolutions (MUFU.SIN); held to --angles float64: named
+                        angles-fast-math, found bias (the measured shortfall of every angle, about twice fl32(1/2π)'s
+                        −4.03e-8) and toward_zero 1
+    qk_crossed_modulo   q [8, 8, 128] and k [8, 2, 128], base 10000, positions 0 … 131071 (8 of them): ColossalAI's
+                        fused kernel that computes out_q1 from k's halves and out_k0 from q's, its GQA head map the
+                        other one, q head h with k head h mod 2 (not h // 4) and k head g with q head g (not 4·g):
+                        checked with --k-before/--k-after, named qk-crossed in both, found heads_modulo 1, q_heads 8,
+                        k_heads 2
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
 exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
@@ -190,6 +201,60 @@ def main():
                                                           os.path.join(d, "map.csv"), "--layout", "half", "--base",
                                                           "10000", "--angles", "float32"],
                   "exit": 1, "matches": "shift-map-one-delta", "found": {"delta": float(delta)}, "found_rel": 1e-9,
+                  "identify": None, "identify_family": None})
+
+    # CUDA's __sinf/__cosf (what sinf/cosf become under nvcc --use_fast_math) compile to FMUL.RZ by fl32(1/2π), then
+    # MUFU.SIN/MUFU.COS of the revolutions (cuobjdump -sass of a kernel calling __sinf; the PTX sin.approx.f32 leaves
+    # the product's rounding to ptxas): the float32 angle φ (HF's m·inv_freq in float32) times fl32(1/2π) rounded
+    # toward zero, emulated in float32 by stepping the round-to-nearest product one ulp toward 0 where its magnitude
+    # exceeds the exact product's (exact in float64: 24 × 24 bits). The unit's own error (2^-21.41 on [−π, π]) is not
+    # modelled: sin(2πt), cos(2πt) in float64, rounded to float32. The truth is the shortfall measured here: per pair
+    # the least-squares slope of (2πt − φ) against φ over the 256 largest positions, its median over pairs.
+    posf = np.concatenate([np.arange(16), np.arange(131072 - 256, 131072)])
+    th = inv_freq(10000.0, 128)
+    qf = q_of(len(posf), 4, 128)
+    phi32 = posf.astype(np.float32)[:, None] * th[None, :]
+    inv_two_pi = np.float32(1 / (2 * np.pi))
+    nearest = (phi32 * inv_two_pi).astype(np.float32)
+    exact = phi32.astype(np.float64) * np.float64(inv_two_pi)
+    turns = np.where(np.abs(nearest.astype(np.float64)) > np.abs(exact), np.nextafter(nearest, np.float32(0)), nearest)
+    assert np.all(np.abs(turns.astype(np.float64)) <= np.abs(exact))
+    angle = turns.astype(np.float64) * (2 * np.pi)
+    emb = np.concatenate([angle, angle], axis=-1)
+    cos_f, sin_f = np.cos(emb).astype(np.float32)[:, None, :], np.sin(emb).astype(np.float32)[:, None, :]
+    fast = (qf * cos_f + rotate_half(qf) * sin_f).astype(np.float32)
+    big = posf >= 131072 - 256
+    phi = phi32[big].astype(np.float64)
+    bias = float(np.median(((angle[big] - phi) * phi).sum(0) / (phi * phi).sum(0)))
+    save("fast_math_toward_zero", qf, fast, posf, ["--base", "10000", "--layout", "half", "--angles", "float64"],
+         "angles-fast-math", {"bias": bias, "toward_zero": 1.0}, found_rel=0.05)
+
+    # ColossalAI issue #6428 / PR #6429 (the Triton fused_rotary_emb computed out_q1 from k's halves and out_k0 from
+    # q's), its key-value head for a query head taken as h mod H_k (the head map of a kernel that repeats the k heads
+    # with tile/repeat instead of repeat_interleave) where the attention uses h // (H_q / H_k): q head h's second half
+    # is k head h mod 2's rotated second half, k head g's first half q head g's rotated first half (the first q head
+    # whose h mod 2 is g). HF's half-layout rotation (hf_rope: float32 angles, q·cos + rotate_half(q)·sin).
+    hq, hk, dq = 8, 2, 128
+    posk = np.array([0, 1, 7, 4095, 4096, 32768, 65535, 131071])
+    th = inv_freq(10000.0, dq)
+    q = q_of(len(posk), hq, dq)
+    k = q_of(len(posk), hk, dq)
+    qr, kr = hf_rope(q, posk, th), hf_rope(k, posk, th)
+    q_cross = np.concatenate([qr[..., :dq // 2], kr[:, np.arange(hq) % hk, dq // 2:]], axis=-1)
+    k_cross = np.concatenate([qr[:, np.arange(hk), :dq // 2], kr[..., dq // 2:]], axis=-1)
+    q_div = np.concatenate([qr[..., :dq // 2], kr[:, np.arange(hq) // (hq // hk), dq // 2:]], axis=-1)
+    assert not np.array_equal(q_cross, q_div)  # the two head maps read other k heads
+    d = os.path.join(out, "qk_crossed_modulo")
+    os.makedirs(d, exist_ok=True)
+    for name, t in (("q", q), ("q_rope", q_cross), ("k", k), ("k_rope", k_cross)):
+        np.save(os.path.join(d, name + ".npy"), t)
+    f = lambda name: os.path.join(d, name + ".npy")  # noqa: E731
+    cases.append({"name": "qk_crossed_modulo", "args": ["--before", f("q"), "--after", f("q_rope"), "--k-before",
+                                                        f("k"), "--k-after", f("k_rope"), "--positions",
+                                                        ",".join(str(p) for p in posk), "--base", "10000",
+                                                        "--layout", "half", "--angles", "float32"],
+                  "exit": 1, "matches": "qk-crossed", "found": {"heads_modulo": 1.0, "q_heads": float(hq), "k_heads": float(hk)},
+                  "found_rel": 1e-9,
                   "identify": None, "identify_family": None})
 
     with open(os.path.join(out, "manifest.json"), "w") as f:

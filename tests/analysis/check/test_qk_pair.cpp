@@ -99,6 +99,33 @@ TEST(QkPair, KWithQueryHeadsNamesBothCounts) {
   EXPECT_EQ(found[1], (std::pair<std::string, double>{"k_heads", 2}));
 }
 
+// The crossed kernel under the attention's GQA head map (q head h with k head h / 4): found nothing more. Under the
+// other map (k head h mod 2, q head g; tests/reference/diagnosis_2026.py's qk_crossed_modulo, d 128): named with
+// heads_modulo and both head counts, in q and in k.
+TEST(QkPair, CrossedNamesTheHeadMapItHoldsUnder) {
+  const CheckRun run = run_check(qk_request(kCases[3]));
+  ASSERT_TRUE(run.pair.has_value());
+  EXPECT_FALSE(run.pair->heads_modulo);
+  EXPECT_TRUE(run.report.diagnosis.found.empty());
+  const std::string d = std::string(ROPE_VARIANT_DUMPS) + "/../corpus/diagnosis_2026/qk_crossed_modulo/";
+  CheckRequest r;
+  r.dumps.before = d + "q.npy";
+  r.dumps.after = d + "q_rope.npy";
+  r.dumps.positions = "0,1,7,4095,4096,32768,65535,131071";
+  r.keys = KeyDumps{d + "k.npy", d + "k_rope.npy", "", ""};
+  r.settings.layout = Layout::Half;
+  const CheckRun modulo = run_check(r);
+  ASSERT_TRUE(modulo.pair.has_value());
+  ASSERT_NE(modulo.k, nullptr);
+  EXPECT_TRUE(modulo.pair->heads_modulo);
+  for (const CheckRun* side : {&modulo, modulo.k.get()}) {
+    ASSERT_TRUE(side->report.diagnosis.matches.has_value());
+    EXPECT_STREQ(to_string(*side->report.diagnosis.matches), "qk-crossed");
+    const std::vector<std::pair<std::string, double>> want{{"heads_modulo", 1}, {"q_heads", 8}, {"k_heads", 2}};
+    EXPECT_EQ(side->report.diagnosis.found, want);
+  }
+}
+
 // The pair's tolerance (Q2) follows from (C1): float32-sized, its angle term growing with the positions (at 131 071,
 // ε_f32·c_i·|m|·θ_i with κ = 8: about 1.6e-3 of the score's scale), and a correct float32 pair well within it (the
 // largest error at a score of positions 4095 and 0, about 1 % of its bound).

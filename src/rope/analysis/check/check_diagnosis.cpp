@@ -306,11 +306,18 @@ constexpr long kFastMathVectors = 512;
 ///   - pairs whose slope is not measured within |δ|/8 are left out (noise per element: an angle's rounding in float32,
 ///     u_f32·φ, and two units of the dump's type; the slope's spread √(Σ noise²·φ²) / Σ φ²), and at least
 ///     kFastMathPairs must remain;
-///   - the bias is the median of b_i over the pairs: a kernel's float32 θ_i off fl32(θ_i) by an ulp (PyTorch's
-///     float32 power does that on up to half the pairs, in both directions) moves single pairs, not the median;
-///   - named where the bias is nearer δ than 0: |bias − δ| <= |δ|/2 (a float32 product's median is 0 within the
-///     noise, the fast unit's δ; a wrong base, offset or table gives slopes far from both), then confirmed over the
-///     whole dump under a float32 angle's tolerance widened by the unit's errors (Variant::fast_math).
+///   - a kernel's float32 θ_i off fl32(θ_i) by an ulp (PyTorch's float32 power does that on up to half the pairs, in
+///     both directions) moves its pair by 6·10⁻⁸ or more: the rounding is chosen on the median over all pairs, and
+///     the bias is the median of b_i over the pairs whose residual lies within |δ|/4 of that median (at least
+///     kFastMathPairs), the others left out;
+///   - two roundings of the product t = φ·fl32(1/2π) are modelled: to nearest (PTX's sin.approx.f32 as the docs
+///     give it; its mean share 0, so b_i ≈ δ) and toward zero (the SASS of __sinf: FMUL.RZ, then MUFU.SIN; a product
+///     truncated loses half an ulp of t on average, so b_i ≈ δ − ζ_i with ζ_i the slope of π·ulp_f32(t) against φ,
+///     3·10⁻⁸ to 6·10⁻⁸ of the angle by t's binade). The rounding whose median residual (b_i − δ, or b_i − δ + ζ_i)
+///     lies nearer 0 is the one measured; named where that residual is within |δ|/2 (a float32 product's residuals
+///     are |δ| and more; a wrong base, offset or table gives slopes far from all), found "toward_zero" 1 for the
+///     truncated product, then confirmed over the whole dump under a float32 angle's tolerance widened by the unit's
+///     errors (Variant::fast_math: the shortfall, an ulp of t truncated or rounded, the unit's own error).
 void try_fast_math(CheckReport& report, const DumpSource& source, long start,
                    const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
@@ -327,7 +334,8 @@ void try_fast_math(CheckReport& report, const DumpSource& source, long start,
   const int half = expected.rotary_dim() / 2;
   const Eigen::VectorXd& theta = expected.theta();
   const double delta = fast_math_shortfall(), u32 = epsilon(DType::F32) / 2, eps = epsilon(source.dtype());
-  std::vector<double> num(static_cast<std::size_t>(half), 0.0), den = num, noise = num;
+  const auto c32 = static_cast<float>(1.0 / kTwoPi);
+  std::vector<double> num(static_cast<std::size_t>(half), 0.0), den = num, noise = num, trunc = num;
   for (long k = 0; k < count; ++k) {
     const long s = by_m[static_cast<std::size_t>(k)].second;
     const double m = positions[static_cast<std::size_t>(s)][0];
@@ -342,26 +350,42 @@ void try_fast_math(CheckReport& report, const DumpSource& source, long start,
         const double phi = m * theta[i], e = std::remainder(std::arg(zy / zx) - phi, kTwoPi);
         const double n = u32 * std::abs(phi) + 2 * eps;
         const auto j = static_cast<std::size_t>(i);
-        num[j] += e * phi, den[j] += phi * phi, noise[j] += n * n * phi * phi;
+        // a product t = φ·fl32(1/2π) truncated loses half an ulp of t on average: π·ulp(t) of the angle
+        const float t = static_cast<float>(std::abs(phi) * c32);
+        const double lost = kPi * (std::nextafter(t, INFINITY) - t);
+        num[j] += e * phi, den[j] += phi * phi, noise[j] += n * n * phi * phi, trunc[j] += lost * std::abs(phi);
       }
     }
   }
-  std::vector<double> bias;
+  std::vector<double> bias, toward_zero;  // b_i, and b_i − δ + ζ_i (the truncated product's residual)
   for (int i = 0; i < half; ++i) {
     const auto j = static_cast<std::size_t>(i);
     if (!(den[j] > 0) || !(std::sqrt(noise[j]) / den[j] <= std::abs(delta) / 8)) continue;
     const double eta = static_cast<double>(static_cast<float>(theta[i])) / theta[i] - 1;
     bias.push_back(num[j] / den[j] - eta);
+    toward_zero.push_back(bias.back() - delta + trunc[j] / den[j]);
   }
   if (bias.size() < kFastMathPairs) return;
-  std::sort(bias.begin(), bias.end());
-  const std::size_t mid = bias.size() / 2;
-  const double b = bias.size() % 2 ? bias[mid] : (bias[mid - 1] + bias[mid]) / 2;
-  if (!(std::abs(b - delta) <= std::abs(delta) / 2)) return;
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t mid = v.size() / 2;
+    return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  };
+  const double nearest = median(bias) - delta, truncated = median(toward_zero);
+  const bool rz = std::abs(truncated) < std::abs(nearest);
+  const double residual = rz ? truncated : nearest;
+  if (!(std::abs(residual) <= std::abs(delta) / 2)) return;
+  std::vector<double> kept;  // the pairs whose float32 θ_i is fl32(θ_i): their residual within |δ|/4 of the median
+  for (std::size_t j = 0; j < bias.size(); ++j) {
+    if (std::abs((rz ? toward_zero[j] : bias[j] - delta) - residual) <= std::abs(delta) / 4) kept.push_back(bias[j]);
+  }
+  if (kept.size() < kFastMathPairs) return;
+  const double b = median(kept);
   Variant v = variant_of(known_variant("angles-fast-math"), expected);
   v.spec.angles = AngleModel::Float32;
   v.fast_math = true;
   v.found = {{"bias", b}};
+  if (rz) v.found.emplace_back("toward_zero", 1.0);
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
     report.diagnosis.matches = known_variant("angles-fast-math");

@@ -708,8 +708,14 @@ CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const Load
   QkPairCheck pair = measure_qk_pair({q_values, qp, q.expected, q.angles}, {k_values, kp, k.expected, k.angles},
                                      !q.passed() || !k.passed());
   if (pair.matches == known_variant("qk-crossed")) {
-    name_paired(q, known_variant("qk-crossed"), {});
-    name_paired(k, known_variant("qk-crossed"), {});
+    std::vector<std::pair<std::string, double>> found;
+    if (pair.heads_modulo) {
+      found = {{"heads_modulo", 1.0},
+               {"q_heads", static_cast<double>(pair.q_heads)},
+               {"k_heads", static_cast<double>(pair.k_heads)}};
+    }
+    name_paired(q, known_variant("qk-crossed"), found);
+    name_paired(k, known_variant("qk-crossed"), found);
   } else if (pair.matches == known_variant("k-with-query-heads")) {
     name_paired(k, known_variant("k-with-query-heads"),
                 {{"q_heads", static_cast<double>(pair.q_heads)}, {"k_heads", static_cast<double>(pair.k_heads)}});

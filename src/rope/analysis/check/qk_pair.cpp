@@ -208,51 +208,62 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
     ya = f * (x[ch.first] * std::cos(phi) - x[ch.second] * std::sin(phi));
     yb = f * (x[ch.first] * std::sin(phi) + x[ch.second] * std::cos(phi));
   };
-  bool q_expected = true, k_expected = true, q_crossed = true, k_crossed = true, k_heads = share > 1;
+  // qk-crossed under either GQA head map (map 0: q head h with k head h / share, the attention's repeat_interleave,
+  // and k head g with q head g·share, the first of its group; map 1: h mod H_k, a kernel that tiles the k heads, and
+  // k head g with q head g); the same map for every head of a batch row.
+  const auto k_of = [&](long g, int map) { return map == 0 ? k_group_of(g) : (g / hq) * hk + (g % hq) % hk; };
+  const auto q_of = [&](long g, int map) { return (g / hk) * hq + (map == 0 ? (g % hk) * share : g % hk); };
+  bool q_expected = true, k_expected = true, k_heads = share > 1;
+  bool q_crossed[2] = {true, share > 1}, k_crossed[2] = {true, share > 1};
   for (long si = 0; si < n_idx; ++si) {
     const auto s = static_cast<std::size_t>(si);
-    for (long g = 0; g < gq && (q_expected || q_crossed); ++g) {
-      const double *x = qb.vector(si, g), *y = qa.vector(si, g), *u = kb.vector(si, k_group_of(g));
+    for (long g = 0; g < gq && (q_expected || q_crossed[0] || q_crossed[1]); ++g) {
+      const double *x = qb.vector(si, g), *y = qa.vector(si, g);
       const double f = scale_q[s] * tq.a;
       const auto norm = [&](int i) { return pair_norm(x, tq.in[static_cast<std::size_t>(i)]); };
-      const auto both = [&](int i) { return norm(i) + pair_norm(u, tk.in[static_cast<std::size_t>(i)]); };
       q_expected = q_expected && within(
                                      tq, x, y, phi_q[s], scale_q[s],
                                      [&](int i, double& ya, double& yb) {
                                        rotate(x, tq.in[static_cast<std::size_t>(i)], phi_q[s][i], f, ya, yb);
                                      },
                                      norm);
-      // out_q1 from k's halves: the second element of q's pair i is k's pair rotated.
-      q_crossed = q_crossed && within(
-                                   tq, x, y, phi_q[s], scale_q[s],
-                                   [&](int i, double& ya, double& yb) {
-                                     double unused = 0;
-                                     rotate(x, tq.in[static_cast<std::size_t>(i)], phi_q[s][i], f, ya, unused);
-                                     rotate(u, tk.in[static_cast<std::size_t>(i)], phi_q[s][i], f, unused, yb);
-                                   },
-                                   both);
+      for (int map = 0; map < 2; ++map) {  // out_q1 from k's halves: the second element of q's pair i is k's rotated
+        if (!q_crossed[map]) continue;
+        const double* u = kb.vector(si, k_of(g, map));
+        const auto both = [&](int i) { return norm(i) + pair_norm(u, tk.in[static_cast<std::size_t>(i)]); };
+        q_crossed[map] = within(
+            tq, x, y, phi_q[s], scale_q[s],
+            [&](int i, double& ya, double& yb) {
+              double unused = 0;
+              rotate(x, tq.in[static_cast<std::size_t>(i)], phi_q[s][i], f, ya, unused);
+              rotate(u, tk.in[static_cast<std::size_t>(i)], phi_q[s][i], f, unused, yb);
+            },
+            both);
+      }
     }
-    for (long g = 0; g < gk && (k_expected || k_crossed || k_heads); ++g) {
-      const long from_q = (g / hk) * hq + (g % hk) * share;  // the first q head of k head g's group
-      const double *x = kb.vector(si, g), *y = ka.vector(si, g), *w = qb.vector(si, from_q);
+    for (long g = 0; g < gk && (k_expected || k_crossed[0] || k_crossed[1] || k_heads); ++g) {
+      const double *x = kb.vector(si, g), *y = ka.vector(si, g);
       const double f = scale_k[s] * tk.a;
       const auto norm = [&](int i) { return pair_norm(x, tk.in[static_cast<std::size_t>(i)]); };
-      const auto both = [&](int i) { return norm(i) + pair_norm(w, tq.in[static_cast<std::size_t>(i)]); };
       k_expected = k_expected && within(
                                      tk, x, y, phi_k[s], scale_k[s],
                                      [&](int i, double& ya, double& yb) {
                                        rotate(x, tk.in[static_cast<std::size_t>(i)], phi_k[s][i], f, ya, yb);
                                      },
                                      norm);
-      // out_k0 from q's halves: the first element of k's pair i is q's pair rotated.
-      k_crossed = k_crossed && within(
-                                   tk, x, y, phi_k[s], scale_k[s],
-                                   [&](int i, double& ya, double& yb) {
-                                     double unused = 0;
-                                     rotate(w, tq.in[static_cast<std::size_t>(i)], phi_k[s][i], f, ya, unused);
-                                     rotate(x, tk.in[static_cast<std::size_t>(i)], phi_k[s][i], f, unused, yb);
-                                   },
-                                   both);
+      for (int map = 0; map < 2; ++map) {  // out_k0 from q's halves: the first element of k's pair i is q's rotated
+        if (!k_crossed[map]) continue;
+        const double* w = qb.vector(si, q_of(g, map));
+        const auto both = [&](int i) { return norm(i) + pair_norm(w, tq.in[static_cast<std::size_t>(i)]); };
+        k_crossed[map] = within(
+            tk, x, y, phi_k[s], scale_k[s],
+            [&](int i, double& ya, double& yb) {
+              double unused = 0;
+              rotate(w, tq.in[static_cast<std::size_t>(i)], phi_k[s][i], f, ya, unused);
+              rotate(x, tk.in[static_cast<std::size_t>(i)], phi_k[s][i], f, unused, yb);
+            },
+            both);
+      }
       if (k_heads) {  // k walked with q's head count: key (t, h) at index ⌊(t·H_k + h) / H_q⌋ of its batch row
         const long t = indices[s], at = (t * hk + g % hk) / hq;
         const Eigen::VectorXd phi = tk.angles_at(k.positions[static_cast<std::size_t>(at)]);
@@ -263,8 +274,10 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
       }
     }
   }
-  if (!q_expected && !k_expected && q_crossed && k_crossed) {
+  const int crossed = q_crossed[0] && k_crossed[0] ? 0 : q_crossed[1] && k_crossed[1] ? 1 : -1;
+  if (!q_expected && !k_expected && crossed >= 0) {
     r.matches = known_variant("qk-crossed");
+    r.heads_modulo = crossed == 1;
   } else if (q_expected && !k_expected && k_heads) {
     r.matches = known_variant("k-with-query-heads");
   }

@@ -26,7 +26,8 @@
 /// Where a tensor fails, two mistakes of a fused q/k kernel are tried on the same sample (ColossalAI issue #6428, PR
 /// #6429: its Triton fused_rotary_emb computed out_q1 from k's halves and out_k0 from q's, and read k with q's head
 /// count under GQA): qk-crossed (the second element of each of q's rotated pairs rotated from k's pair, k head
-/// h / (H_q / H_k), and the first element of each of k's from q's, q head g·(H_q / H_k)), and k-with-query-heads (k's
+/// h / (H_q / H_k), and the first element of each of k's from q's, q head g·(H_q / H_k); or under the other GQA head
+/// map, k head h mod H_k and q head g), and k-with-query-heads (k's
 /// buffer of [T, H_k, d] walked as [T·H_k / H_q, H_q, d]: key (t, g) turned at the position of index
 /// ⌊(t·H_k + g) / H_q⌋). A match is named in the diagnosis of the tensor it explains (both for qk-crossed).
 #pragma once
@@ -75,6 +76,9 @@ struct QkPairCheck {
   /// qk-crossed or k-with-query-heads, where the sample matches one (nullopt: none tried or none matched); run_check
   /// adds the one mistake both tensors' diagnoses name (rope-applied-twice).
   std::optional<VariantId> matches;
+  /// qk-crossed under the other GQA head map: q head h with k head h mod H_k and k head g with q head g (a kernel
+  /// that tiles the key-value heads), not h / (H_q / H_k) and g·(H_q / H_k).
+  bool heads_modulo = false;
   bool passed() const { return !measured || max_ratio <= 1; }
 };
 
