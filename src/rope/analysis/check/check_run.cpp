@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
+#include <tuple>
 #include <unordered_set>
 
 #include "rope/analysis/check/check_table.hpp"
@@ -312,6 +314,16 @@ int config_head_view(const DumpFiles& files, const CheckSettings& s, const Loade
 
 /// A given cos/sin table is the reference: what would make another one is refused beside it, one line naming it.
 void refuse_beside_table(const CheckSettings& s, const DumpFiles& f) {
+  // A tensor's name beside no file of its table names nothing: refused, not ignored.
+  for (const auto& [tensor, file, setting, needs] :
+       {std::tuple{&s.table.cos_tensor, &s.table.cos, "cos_tensor", "cos"},
+        std::tuple{&s.table.sin_tensor, &s.table.sin, "sin_tensor", "sin"},
+        std::tuple{&s.table.cache_tensor, &s.table.cache, "cos_sin_cache_tensor", "cos_sin_cache"}}) {
+    if (!tensor->empty() && file->empty()) {
+      throw InvalidArgument(error_msg("{0} names a tensor of {1}'s file: give {2}", option_name(setting),
+                                      option_name(needs), option_name(needs)));
+    }
+  }
   if (!s.table.given()) return;
   const std::string table = option_name(s.table.cache.empty() ? "cos" : "cos_sin_cache");
   RopeOverrides scaling = s.rope;
