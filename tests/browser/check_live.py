@@ -29,7 +29,7 @@ value it compares is read from a command's stdout.
 
 Also: the figures' labels at least 21 px at 1920×1080 (28 in presenter mode) as Chromium draws them, panel 1's
 vector labels apart where the vectors coincide, the controls apart at 1280×720 and 1920×1080, panel 8's next-row and
-next-frame sentences as `rope sections --grid --patch` prints them, tables
+next-frame sentences as `rope sections --grid --patch` prints them, its paragraph per family (Qwen3-VL, Wan), tables
 that fit their boxes, no console message, the page computed (data-updates), the two languages show the same numbers and name the
 same commands (the Chinese page's with --lang zh), and
 screenshots in both languages are not blank. Run by `make browser-test` on the page it has just built from the
@@ -496,6 +496,20 @@ def check_controls(page, profile):
     print(f"controls apart in {checked} states (1280×720 and 1920×1080, both languages, presenter mode too)")
 
 
+def check_grid_text(page, profile):
+    """Panel 8's paragraph speaks of the family chosen: Qwen-VL's text tokens are one position on every axis, Wan's
+    text carries no position (it reaches the video through cross-attention), in both languages."""
+    said = {("qwen3-vl-8b", "en"): "one position on every axis", ("qwen3-vl-8b", "zh"): "在每个轴上都是同一个位置",
+            ("wan2.1-t2v-14b", "en"): "carries no position", ("wan2.1-t2v-14b", "zh"): "不带位置"}
+    for (model, lang), words in said.items():
+        dom = Dom()
+        dom.feed(chromium(f"file://{page}#lang={lang}&grid_model={model}", profile, "--dump-dom"))
+        text = dom.ids.get("grid-text", [""])[0]
+        if words not in text:
+            sys.exit(f"panel 8 with {model} ({lang}) says {text!r}, not {words!r}")
+    print("panel 8's paragraph fits its family (Qwen3-VL, Wan) in both languages")
+
+
 def check_labels(page, profile):
     """Panel 1's vector labels (issue 51): where two drawn vectors nearly coincide (m = 5000, n = 2 puts Rₘᵀq on
     Rₙk; m = n = 0 puts Rₘq and Rₘᵀq on q) their labels are placed apart. The page reports each label's box as
@@ -567,6 +581,7 @@ def main():
         check_sizes(page, profile)
         check_labels(page, profile)
         check_controls(page, profile)
+        check_grid_text(page, profile)
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
             url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
             screenshot(url, profile, os.path.join(out, f"live.{lang}.png"))
