@@ -25,6 +25,7 @@ set(ROPE_CORE_SOURCES
   rope/core/rotation.cpp
   rope/core/tensor_apply.cpp
   rope/core/types.cpp
+  rope/core/utf8.cpp
   rope/core/workers.cpp
 )
 set(ROPE_IO_SOURCES
@@ -45,7 +46,6 @@ set(ROPE_IO_SOURCES
   rope/io/torch_file.cpp
   rope/io/po_file.cpp
   rope/io/text_file.cpp
-  rope/io/utf8.cpp
   rope/io/ggml_blocks.cpp
   rope/io/weights_file.cpp
 )

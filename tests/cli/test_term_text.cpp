@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "support/cli_harness.hpp"
 
 namespace rope::cli {

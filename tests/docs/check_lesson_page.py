@@ -12,7 +12,7 @@
   - the students' questions and answers of the doc are on the page, every paragraph of them;
   - (Chinese) its <pre> text keeps its columns: every character that is not ASCII sits in a box of its
     terminal width (2 columns for a Chinese character, 1 otherwise, as rope pads its tables:
-    rope/io/utf8.hpp display_width). A CJK "monospace" font does not do it: in WenQuanYi Micro Hei Mono
+    rope/core/utf8.hpp display_width). A CJK "monospace" font does not do it: in WenQuanYi Micro Hei Mono
     a Chinese character is 2048 units wide and a digit 1229, 1.67 columns, not 2 (measured with fontTools).
 
 usage: check_lesson_page.py ROPE DOCS_DIR SCRATCH_DIR

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "rope/report/printing.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope::cli {
 

@@ -25,7 +25,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/io/interrupt.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/plot/text.hpp"
 #include "rope/report/sections_report.hpp"
 

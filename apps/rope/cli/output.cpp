@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "rope/io/atomic_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope::cli {
 

@@ -12,11 +12,11 @@
 #include <string_view>
 
 #include "rope/io/csv.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope::cli {
 
-using rope::escape_controls;  // io/utf8.hpp
+using rope::escape_controls;  // core/utf8.hpp
 
 /// Writes `content` to the file `target`, or to `out` when target is "-".
 /// @throws rope::IoError when the file cannot be written (nothing is left behind).

@@ -10,7 +10,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/io/text_file.hpp"
 
 namespace rope::cli {

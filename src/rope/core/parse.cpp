@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 
@@ -20,12 +21,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// The text as shown in a message: quoted, and cut if long, so one bad value stays one line.
-std::string shown(std::string_view text) {
-  std::string s;
-  for (char c : text.substr(0, 40)) s += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
-  return fmt::format("'{}'{}", s, text.size() > 40 ? "…" : "");
-}
+/// The text as shown in a message: quoted, with rope's one escape of controls (core/utf8.hpp) and cut after
+/// 40 bytes, so one bad value stays one short line.
+std::string shown(std::string_view text) { return fmt::format("'{}'", escape_controls(text, 40)); }
 
 bool starts_with_word(const char* p, const char* last, std::string_view word) {
   if (static_cast<std::size_t>(last - p) < word.size()) return false;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "rope/core/error.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 // The format is ggml-org/ggml docs/gguf.md (versions 2 and 3); the limits and checks follow what
 // ggml's own reader (ggml/src/gguf.cpp) refuses, made stricter where a bound on work is needed.

@@ -19,7 +19,7 @@
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_directory.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 namespace {

@@ -13,7 +13,7 @@
 #include "rope/core/message.hpp"
 #include "rope/io/input_files.hpp"
 #include "rope/io/torch_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

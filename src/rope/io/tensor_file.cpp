@@ -13,7 +13,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/io/tensor_directory.hpp"
 
 namespace rope {

@@ -15,7 +15,7 @@
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/io/weights_file.hpp"
 
 namespace rope {

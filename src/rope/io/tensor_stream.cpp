@@ -15,7 +15,7 @@
 #include "rope/core/simd.hpp"
 #include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

@@ -33,7 +33,7 @@
 #include "rope/io/input_files.hpp"
 #include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_stream.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 namespace {

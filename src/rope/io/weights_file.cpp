@@ -21,7 +21,7 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

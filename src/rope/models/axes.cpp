@@ -14,7 +14,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 // Sources of the axis maps (docs/multi-axis.md):
 //   (A2) huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py

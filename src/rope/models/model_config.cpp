@@ -8,7 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/families/family_table.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/model_folder.hpp"

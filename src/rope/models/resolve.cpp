@@ -11,7 +11,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
 #include "rope/core/message.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/fope.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"

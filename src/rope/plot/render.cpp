@@ -21,7 +21,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/atomic_file.hpp"
 #include "rope/io/child_process.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/plot/animation.hpp"
 #include "rope/plot/script.hpp"
 #include "rope/plot/text.hpp"

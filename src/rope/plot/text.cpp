@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope::plot {
 

@@ -15,7 +15,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/json_reader.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
@@ -223,6 +223,19 @@ struct Merging {
   bool plain = false;   // the reports are plain `rope check --json` reports, one rank each
   std::string rank_of;  // the pattern a plain report's rank is read by in its path (rank_of_path); "": its rules
 
+  /// Rank `rank`'s row comes from `path`: refused when another report gave that rank already. Its index in rank_path.
+  /// @pre rank < rank_path.size()
+  std::size_t claim(const std::string& path, long rank) {
+    const auto k = static_cast<std::size_t>(rank);
+    if (!rank_path[k].empty()) {
+      throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", rank,
+                                      escape_controls(rank_path[k], kQuotedBytes),
+                                      escape_controls(path, kQuotedBytes)));
+    }
+    rank_path[k] = path;
+    return k;
+  }
+
   /// One check for every rank: the same mode and expectation (the model, its scaling, layout and dimensions).
   void same_check(const std::string& path, const json& check) {
     json spec = json::object();
@@ -372,13 +385,7 @@ struct Merging {
       if (!check.contains("passed") || !check["passed"].is_boolean())
         not_a_rank_report(path, "a rank without 'passed'");
       same_check(path, check);
-      const auto k = static_cast<std::size_t>(row.rank);
-      if (!rank_path[k].empty()) {
-        throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
-                                        escape_controls(rank_path[k], kQuotedBytes),
-                                        escape_controls(path, kQuotedBytes)));
-      }
-      rank_path[k] = path;
+      const std::size_t k = claim(path, row.rank);
       keep(path, row, check);
       out.ranks[k] = std::move(row);
     }
@@ -397,13 +404,7 @@ struct Merging {
     same_check(path, j);
     if (static_cast<std::size_t>(row.rank) >= rank_path.size())
       rank_path.resize(static_cast<std::size_t>(row.rank) + 1);
-    const auto k = static_cast<std::size_t>(row.rank);
-    if (!rank_path[k].empty()) {
-      throw InvalidArgument(error_msg("two reports of rank {0}: '{1}' and '{2}'", row.rank,
-                                      escape_controls(rank_path[k], kQuotedBytes),
-                                      escape_controls(path, kQuotedBytes)));
-    }
-    rank_path[k] = path;
+    const std::size_t k = claim(path, row.rank);
     keep(path, row, j);
     if (out.ranks.size() <= k) out.ranks.resize(k + 1);
     out.ranks[k] = std::move(row);

@@ -14,7 +14,7 @@
 #include "rope/core/tolerance.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/layout_term.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/report/rope_text.hpp"

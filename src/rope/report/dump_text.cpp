@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "rope/io/csv.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/core/message.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/value.hpp"

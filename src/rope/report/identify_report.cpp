@@ -10,7 +10,7 @@
 
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/dump_text.hpp"

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

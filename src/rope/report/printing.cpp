@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "rope/io/csv.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

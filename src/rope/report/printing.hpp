@@ -37,7 +37,7 @@ void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, const MatrixForma
                   const std::string& indent = "");
 
 /// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1
-/// (rope/io/utf8.hpp display_width).
+/// (rope/core/utf8.hpp display_width).
 std::size_t columns(std::string_view s);
 
 /// `s` followed by spaces up to `width` terminal columns.

@@ -8,7 +8,7 @@
 
 #include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/dump_text.hpp"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/text.hpp"

@@ -18,7 +18,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/analysis/check/check_ranks.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_ranks_report.hpp"
 #include "rope/report/check_report.hpp"

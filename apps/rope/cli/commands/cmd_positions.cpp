@@ -11,7 +11,7 @@
 
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/analysis/teaching/positions_run.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/cp_positions_report.hpp"
 #include "rope/report/positions_report.hpp"
 #include "rope/report/rope_text.hpp"

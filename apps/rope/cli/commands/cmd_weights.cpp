@@ -12,7 +12,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/report_output.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/report/weights_report.hpp"
 #include "rope/core/error.hpp"
 

@@ -19,7 +19,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/io/json_reader.hpp"
 #include "rope/models/layer_types.hpp"

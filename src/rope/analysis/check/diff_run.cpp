@@ -8,7 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_stream.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope {

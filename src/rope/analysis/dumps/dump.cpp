@@ -7,7 +7,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/core/types.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 

@@ -14,7 +14,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 namespace rope {
 namespace {

@@ -14,7 +14,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_stream.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope {

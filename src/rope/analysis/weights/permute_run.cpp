@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/resolve.hpp"
 

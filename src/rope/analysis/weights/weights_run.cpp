@@ -9,7 +9,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 #include "rope/io/weights_file.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/hf/hf_fused_qkv.hpp"

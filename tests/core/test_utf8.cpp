@@ -1,5 +1,5 @@
-// rope/io/utf8.hpp: strict decoding (RFC 3629), validity, cutting at a character boundary, the one escape.
-#include "rope/io/utf8.hpp"
+// rope/core/utf8.hpp: strict decoding (RFC 3629), validity, cutting at a character boundary, the one escape.
+#include "rope/core/utf8.hpp"
 
 #include <gtest/gtest.h>
 #include <string>

@@ -1,4 +1,4 @@
-#include "rope/io/utf8.hpp"
+#include "rope/core/utf8.hpp"
 
 #include <algorithm>
 #include <cstdio>
