@@ -5,12 +5,8 @@
 // check found is where identify sees the positions stop, the offset check found is identify's, the partner channel
 // is identify's pair, and so on. A dump the generator writes and this table lacks fails the table's own test.
 //
-// The corpus (below): every dump the NumPy ports of tests/reference/ write with a known truth
-// (tests/reference/corpus.py: the variant dumps, make_dumps.py's, every port's, the partial-rotary rows of
-// partial_rotary.py), each through check and identify, one row each: the truth its generator states, and the answers
-// recorded in tests/cli/corpus_answers.json (check's verdict, the diagnosis with its found parameter, identify's
-// layout, rotary dimension, family and base). A change that alters any answer fails the row, named; a deliberate one
-// is recorded again with ROPE_CORPUS_WRITE=1 (the diff then shows every answer it moved).
+// These tables run whole commands on every generated dump, so CI runs them in Release (rope_answer_tests, the
+// end-to-end tier) beside the corpus (test_corpus.cpp); the sanitizer tree runs the corpus's sample.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -700,153 +696,8 @@ TEST_F(IdentifyFigure67, FopeDrawsNoThetaAndXdropeDrawsItsFit) {
   }
 }
 
-// The corpus.
-
-using test::corpus_ids;
 using test::corpus_rows;
 using test::kCorpus;
-using test::kCorpusAnswers;
-using test::read_json;
-
-/// The numbers of `found`, each to 6 significant digits (what a row records; compared within 1e-3 relative).
-Json rounded(const Json& x) {
-  if (!x.is_number_float()) return x;
-  const double v = x.get<double>();
-  return v == 0 || !std::isfinite(v) ? Json(v) : Json(std::stod(fmt::format("{:.6g}", v)));
-}
-
-/// What check and identify answer on one row: the facts a change must not move silently.
-Json answers(const Json& row) {
-  std::vector<std::string> check_args = {"check", "--json"}, identify_args = {"identify", "--json"};
-  for (const Json& a : row["check"]) check_args.push_back(a.get<std::string>());
-  for (const Json& a : row["identify"]) identify_args.push_back(a.get<std::string>());
-  Json out;
-  const auto checked = rope_cli(check_args);
-  Json& c = out["check"];
-  c["exit"] = checked.code;
-  if (checked.code <= 1) {
-    const Json r = Json::parse(checked.out);
-    c["passed"] = r["passed"];
-    if (r.contains("equivalent") && !r["equivalent"].is_null()) c["equivalent"] = r["equivalent"];
-    const Json d = r.value("diagnosis", Json());
-    if (d.is_object()) {
-      c["matches"] = d.value("matches", Json());
-      if (d.contains("found") && d["found"].is_object()) {
-        for (const auto& [k, v] : d["found"].items()) c["found"][k] = rounded(v);
-      }
-      if (c["matches"].is_null() && d.contains("closest") && !d["closest"].is_null()) c["closest"] = d["closest"];
-    }
-  }
-  const auto identified = rope_cli(identify_args);
-  Json& i = out["identify"];
-  i["exit"] = identified.code;
-  if (identified.code <= 1) {
-    const Json r = Json::parse(identified.out);
-    for (const char* key : {"layout", "rotary_dim", "output_order"}) {
-      if (r.contains(key) && !r[key].is_null()) i[key] = r[key];
-    }
-    i["rotary_offset"] = r.value("rotary_offset", 0);
-    if (r.contains("family") && r["family"].is_object()) {
-      i["family"] = r["family"]["family"];
-      i["base"] = rounded(r["family"]["base"]);
-      if (r["family"].contains("factor")) i["factor"] = rounded(r["family"]["factor"]);
-    }
-    if (r.contains("fope") && r["fope"].is_object()) i["fope_kept"] = r["fope"]["kept"];
-    if (r.contains("xdrope") && r["xdrope"].is_object()) i["xdrope_map"] = r["xdrope"]["map"];
-    if (r.contains("grid") && r["grid"].is_object()) {  // a latent grid: its widths, base and the presets that fit
-      i["grid_widths"] = r["grid"]["widths"];
-      i["grid_base"] = rounded(r["grid"]["base"]);
-      Json names = Json::array();
-      for (const Json& f : r["grid"]["families"]) names.push_back(f["family"]);
-      i["grid_families"] = names;
-    }
-    if (r.contains("query_heads") && !r["query_heads"].is_null()) i["query_heads"] = r["query_heads"];
-    if (r.contains("angles_fast_math") && r["angles_fast_math"].is_object())  // check's angles-fast-math, named
-      i["angles_fast_math_bias"] = rounded(r["angles_fast_math"]["bias"]);
-  }
-  return out;
-}
-
-/// Whether `got` is `want`: numbers within `rel` relative (integers exactly), the rest equal.
-bool same(const Json& got, const Json& want, double rel) {
-  if (got.is_number_float() || want.is_number_float()) {
-    if (!got.is_number() || !want.is_number()) return false;
-    const double g = got.get<double>(), w = want.get<double>();
-    return g == w || std::abs(g - w) <= rel * std::max(std::abs(w), 1.0);
-  }
-  return got == want;
-}
-
-/// Every field of `want` (nested one level: check, identify) against `got`, each difference named.
-void expect_answers(const std::string& id, const Json& got, const Json& want) {
-  for (const auto& [part, fields] : want.items()) {
-    for (const auto& [key, value] : fields.items()) {
-      const Json g = got[part].value(key, Json());
-      if (key == "found") {
-        for (const auto& [k, v] : value.items())
-          EXPECT_PRED3(same, g.value(k, Json()), v, 1e-3) << id << ": " << part << " found " << k << " " << g;
-        EXPECT_EQ(g.size(), value.size()) << id << ": " << part << " found " << g << ", recorded " << value;
-        continue;
-      }
-      // identify's fitted numbers move with the platform's rounding; check's found ones are exact or snapped
-      const double rel = part == "identify" ? 1e-2 : 1e-3;
-      EXPECT_PRED3(same, g, value, rel) << id << ": " << part << " " << key << " is " << g << ", recorded " << value;
-    }
-    for (const auto& [key, value] : got[part].items())
-      EXPECT_TRUE(fields.contains(key)) << id << ": " << part << " " << key << " " << value << " is not recorded";
-  }
-}
-
-/// The truth the generator states (tests/reference/corpus.py): check's exit, variant and found parameter, what identify
-/// must read.
-void expect_truth(const std::string& id, const Json& got, const Json& truth) {
-  EXPECT_EQ(got["check"]["exit"], truth["exit"]) << id << ": check's exit";
-  if (!truth["matches"].is_null()) {
-    EXPECT_EQ(got["check"].value("matches", Json()), truth["matches"]) << id << ": the variant check names";
-  }
-  const double rel = std::max(truth.value("found_rel", 1e-9), 1e-6);
-  for (const auto& [k, v] : truth["found"].items()) {
-    const Json g = got["check"].contains("found") ? got["check"]["found"].value(k, Json()) : Json();
-    EXPECT_PRED3(same, g, v, std::max(rel, 1e-5)) << id << ": check's found " << k;
-  }
-  for (const auto& [k, v] : truth["identify"].items()) {
-    const Json g = got["identify"].value(k, Json());
-    EXPECT_PRED3(same, g, v, 1e-2) << id << ": identify's " << k << " is " << g << ", truly " << v;
-  }
-}
-
-/// Records a row's answers in tests/cli/corpus_answers.json (ROPE_CORPUS_WRITE=1): read, replaced, written back.
-void record(const std::string& id, const Json& got) {
-  Json all = read_json(kCorpusAnswers);
-  all[id] = got;
-  std::ofstream(kCorpusAnswers) << all.dump(1) << "\n";
-}
-
-class Corpus : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(Corpus, AnswersAsRecorded) {
-  const std::string& id = GetParam();
-  const auto it = corpus_rows().find(id);
-  ASSERT_NE(it, corpus_rows().end()) << id << " is recorded but not in " << kCorpus;
-  const Json got = answers(it->second);
-  expect_truth(id, got, it->second["truth"]);
-  if (std::getenv("ROPE_CORPUS_WRITE")) return record(id, got);
-  expect_answers(id, got, read_json(kCorpusAnswers)[id]);
-}
-
-INSTANTIATE_TEST_SUITE_P(Rows, Corpus, ::testing::ValuesIn(corpus_ids()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return test::case_name(info.param); });
-
-TEST(CorpusTable, RecordsEveryRowOfTheGenerators) {
-  const Json recorded = read_json(kCorpusAnswers);
-  for (const auto& [id, row] : corpus_rows()) {
-    if (!recorded.contains(id) && std::getenv("ROPE_CORPUS_WRITE")) {
-      record(id, answers(row));
-      continue;
-    }
-    EXPECT_TRUE(recorded.contains(id)) << id << ": no answers recorded (run the corpus with ROPE_CORPUS_WRITE=1)";
-  }
-}
 
 // Issue 78 item 2: k read with q's head count (ColossalAI PR #6429, qk_pairs.py's k_query_heads). check, given q and
 // k, names it in k's diagnosis with both head counts; identify, given k alone, reads k's buffer walked with q's head

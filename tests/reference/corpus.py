@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The truth-labelled corpus (issue 76 item 2): every dump the NumPy ports of tests/reference/ write with a known truth,
-as one table of rows that tests/cli/test_cmd_identify_agrees.cpp (Corpus) runs through `rope check` and `rope identify`.
+as one table of rows that tests/cli/test_corpus.cpp runs through `rope check` and `rope identify`.
 
 Runs each generator below into DIR/<generator>/ (their own code, their own manifests) and writes DIR/corpus.json: per
 row its id ("generator/case"), the `rope check` arguments (as the generator's own check script of tests/cli/ builds

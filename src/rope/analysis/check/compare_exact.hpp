@@ -11,7 +11,7 @@
 ///   5. the verdict: the counts, the maxima per index and per channel, the first failure (DumpComparison).
 /// compare_exact runs these over a range, one vector at a time on one thread. The check itself runs the fast path
 /// (check/fast/check_kernel.hpp: screens, threads, fused passes, streamed blocks), made of the same pieces and held to
-/// the same numbers, bit for bit, by tests/cli/test_cmd_check_exact.cpp on every corpus dump.
+/// the same numbers, bit for bit, by tests/cli/test_corpus.cpp on every corpus dump.
 #pragma once
 
 #include <Eigen/Core>

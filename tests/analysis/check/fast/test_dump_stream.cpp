@@ -114,9 +114,14 @@ TEST_F(DumpStreamTest, StreamedComparisonIsTheInMemoryOneForEveryAxesOrder) {
       // A range that does not start at 0 (a packed sequence, a batch row): the same again.
       const std::vector<AxisPosition> part(p.begin() + 40, p.begin() + 140);
       expect_same(streamed.compare(40, part, variants)[3], memory.compare(40, part, variants)[3], what + " part");
-      EXPECT_EQ(check_source(streamed, 0, p, e).diagnosis.message.en,
-                check_source(memory, 0, p, e).diagnosis.message.en)
-          << what;
+      // The whole check, its diagnosis and measurement included, reads the source through the same fetches as the
+      // comparisons above: held for the plainest order and the one whose blocks cut batch rows (each check of a
+      // failing dump also measures it, the costly part under the sanitizers).
+      if (axes == DumpAxes::SeqHeadsD || (axes == DumpAxes::BatchSeqHeadsD && rows)) {
+        EXPECT_EQ(check_source(streamed, 0, p, e).diagnosis.message.en,
+                  check_source(memory, 0, p, e).diagnosis.message.en)
+            << what;
+      }
     }
   }
 }

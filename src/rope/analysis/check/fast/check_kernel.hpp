@@ -30,7 +30,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
 long block_positions_for(long groups, int d, long elements);
 
 /// Called by compare_blocks on its calling thread, with its arguments and its result, after each comparison: how a test
-/// runs the exact path on the inputs of every comparison a check makes (tests/cli/test_cmd_check_exact.cpp).
+/// runs the exact path on the inputs of every comparison a check makes (tests/cli/test_corpus.cpp).
 using CompareWitness =
     std::function<void(const BlockShape&, const std::vector<AxisPosition>&, const std::vector<Variant>&,
                        const BlockFetch&, const ComparePass&, const std::vector<DumpComparison>&)>;
