@@ -46,9 +46,9 @@ Message positions_offset_says(S c) {
     const auto n = static_cast<long>(c.positions.size());
     const std::string first = format_number(*k), last = format_number(*k + static_cast<double>(n - 1));
     return static_cast<long>(*k) % n == 0
-               ? msg("matches the positions {0} … {1}, the tokens' order on this rank plus one constant {0} (= {2} × "
-                     "{3}, the tokens of {2} ranks of this rank's length), where a context-parallel rank's positions "
-                     "are given: the rank numbered its tokens after the ranks before it, across the batch, instead of "
+               ? msg("matches the positions {0} … {1}, the tokens' order on this rank plus one constant {0} = {2} × "
+                     "{3} (a multiple of this rank's {3} tokens), where a context-parallel rank's positions are "
+                     "given: the rank numbered its tokens after the ranks before it, across the batch, instead of "
                      "taking its chunks' positions within their sequences",
                      first, last, static_cast<long>(*k) / n, n)
                : msg("matches the positions {0} … {1}, the tokens' order on this rank plus one constant {0}, where a "
