@@ -312,8 +312,16 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     std::string jumps;
     for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
     if (id.jumps.size() > 8) jumps += ", …";
+    // The positions read in the tokens' order from one constant k where the given ones need jumps (a context-parallel
+    // rank that numbered its tokens across the ranks): the constant, as check names it (found order_offset).
+    const std::vector<double>& used = id.dump_positions;
+    bool order = !id.jumps.empty() && used.size() > 1 && used.front() != 0;
+    for (std::size_t i = 1; order && i < used.size(); ++i) order = used[i] == used.front() + static_cast<double>(i);
     row(t.tr("dump's positions"),
-        id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
+        order ? t.tr("{0} … {1}, the tokens' order plus {0} (the given ones shifted by {2:+g}, restart or jump at "
+                     "index {3})",
+                     format_number(used.front()), format_number(used.back()), id.position_offset, jumps)
+        : id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
         : id.position_offset == 0
             ? t.tr("restart or jump at index {0}", jumps)
             : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
