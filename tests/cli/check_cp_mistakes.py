@@ -8,6 +8,7 @@ sequence starts (what `rope positions --cp-rank` prints) and must name the mista
     never a "constant" offset for a sequence that no constant explains (the per-sequence pieces are −2, −2, +2, +2);
   - positions not offset per rank (zigzag rank 0, round-robin rank 0): found not_offset;
   - the packed batch cut as one sequence (zigzag ranks 0 and 1, round-robin rank 1): found one_sequence, cp_rank;
+  - a rank's tokens numbered across the ranks (zigzag rank 1 at 16 + i): found order_offset;
   - the right positions: exit 0.
 
 Usage: check_cp_mistakes.py --rope PATH --out DIR   (DIR receives the dumps)
@@ -34,6 +35,9 @@ CASES = [
     ("zigzag", 2, {1: "one-sequence"}, 1, None, 1, {"one_sequence": 1, "cp_rank": 1, "cp_size": 2}),
     ("round-robin", 4, {0: "not-offset"}, 0, None, 1, {"not_offset": 1}),
     ("round-robin", 4, {1: "one-sequence"}, 1, None, 1, {"one_sequence": 1, "cp_rank": 1, "cp_size": 4, "layout": 1}),
+    # Rank 1 numbered its tokens across the ranks (16 + i): one constant over the tokens' order, not the rank of a
+    # batch cut as one sequence (contiguous) whose positions coincide.
+    ("zigzag", 2, {1: "numbered-globally"}, 1, None, 1, {"order_offset": 16}),
 ]
 
 
@@ -67,7 +71,8 @@ def main():
         found = report["diagnosis"]["found"]
         if report["diagnosis"].get("matches") != "positions-offset" or any(found.get(k) != v for k, v in want.items()):
             failures.append(f"{name}: diagnosis {report['diagnosis'].get('matches')} found {found}, expected {want}")
-        if "constant" in report["diagnosis"].get("message", "") and not want.get("offset"):
+        if "constant" in report["diagnosis"].get("message", "") and not want.get("offset") and \
+                not want.get("order_offset"):
             failures.append(f"{name}: a constant named: {report['diagnosis']['message']}")
     for f in failures:
         print("FAIL:", f)

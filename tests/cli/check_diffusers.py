@@ -145,6 +145,21 @@ def main():
                             f"expected {FOUND[c['name']]}")
         else:
             print(f"check     {c['name']:36} exit {code}  {named or ''}")
+        if c["name"] in ("mistake_wan_base_1e6_f32", "wan_f32_bshd"):
+            # identify: every Wan preset of these widths named; where the base differs, the widths fit and it says so.
+            dump = sum(([k, v] for k, v in zip(args, args[1:]) if k in ("--before", "--after", "--axis-positions",
+                                                                         "--axes")), [])
+            _, text, _ = run(a.rope, ["identify"] + dump)
+            want = ("the widths t 44, h 42, w 42 fit Wan 2.x (wan2.1-t2v-1.3b, wan2.1-t2v-14b), whose base is 10000: "
+                    "the base differs" if c["name"].startswith("mistake") else
+                    "Wan 2.x (wan2.1-t2v-1.3b, wan2.1-t2v-14b)")
+            if want not in " ".join(text.split()):
+                failures.append(f"identify {c['name']}: not '{want}': {text}")
+        if c["name"] == "mistake_flux_text_counted_f32":
+            # Text tokens share (0, 0, 0): the failing ones are listed by index, not as "(0, 0, 0)–(0, 0, 0)".
+            _, text, _ = run(a.rope, args)
+            if "(first: index 1, position (0, 0, 0)): 1–2" not in text or "(0, 0, 0)–(0, 0, 0)" in text:
+                failures.append(f"check {c['name']}: the failing text tokens not listed by index: {text}")
     # Cosmos 3's sections in each spelling Cosmos3OmniTransformer.__init__ reads (transformer_cosmos3.py:431-434):
     # rope_axes_dim; rope_scaling's mrope_section without mrope_interleaved (the class interleaves whatever that key
     # says); neither (the default [24, 20, 20]). Each reads Qwen3-VL's interleave: the dump passes, the chunked

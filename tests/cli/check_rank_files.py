@@ -5,7 +5,8 @@ cp_positions.py's independent ports of the splits, one rank planted with each mi
 ranks and each mistake: positions not offset per rank (found not_offset), another rank's positions ("rank 2 matches
 rank 1's positions", matches_rank), a zigzag rank's chunks taken as contiguous (matches_layout). Each rank's report
 (`--cp-rank R --json`) merged by `rope check --merge` is the one command's report, byte for byte, text and JSON; each
-rank's plain `rope check --json` report merged gives the same verdicts and numbers, with no batch named. Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
+rank's plain `rope check --json` report merged gives the same verdicts and numbers, with no batch named. A rank that
+numbered its tokens across the ranks is named by that constant (found order_offset). Bad inputs exit 2 with one line: a rank missing, two files of one rank, a glob matching nothing, a cp size that
 does not match; for --merge a rank's report missing, two of one rank, malformed JSON, reports of two layouts (exit 3: a
 report that cannot be read). Hostile inputs: ranks that numbered their own tokens from 0 beside the batch's starts
 (refused: a false PASS before), the cp size taken from the files, every option beside --rank-files and --merge read
@@ -42,6 +43,27 @@ def one_line(code, out, err, want, words):
     if code == want and all(w in err for w in words) and len(err.strip().splitlines()) == 1 and not out:
         return ""
     return f"exit {code} (expected {want}), stderr {err[:300]!r}, stdout {out[:100]!r}"
+
+
+def numbered_globally(a, common):
+    """A zigzag rank numbering its tokens across the ranks (rank 2 at 2 · 8 + i): its row names the tokens' order plus
+    one constant (found order_offset 16), not a rank of the batch cut as one sequence whose positions coincide."""
+    d = os.path.join(a.out, "numbered_globally")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    cp_rank_dumps.write(d, "zigzag", CU, 4, {2: "numbered-globally"})
+    files = ["--rank-files", os.path.join(d, "rank*.pt"), "--cp-size", "4", "--cp-layout", "zigzag"]
+    code, out, err = run(a.rope, common + files + ["--json"])
+    if code != 1:
+        return [f"numbered globally: exit {code}, expected 1: {err.strip()}"]
+    rep = json.loads(out)
+    found = (rep["ranks"][2]["diagnosis"] or {}).get("found", {})
+    if rep["failing_ranks"] != [2] or found != {"order_offset": 16.0}:
+        return [f"numbered globally: failing ranks {rep['failing_ranks']}, rank 2 found {found}"]
+    _, text, _ = run(a.rope, common + files)
+    if "the tokens' order on this rank plus one constant 16 = 2 × 8" not in text:
+        return [f"numbered globally: the text does not name the constant: {text}"]
+    return []
 
 
 def hostile(a, common, z, zr):
@@ -243,9 +265,10 @@ def main():
         if code != want or words not in err or len(err.strip().splitlines()) != 1 or out:
             failures.append(f"--merge, {name}: exit {code}, stderr {err!r}")
     failures += hostile(a, common, z, zr)
+    failures += numbered_globally(a, common)
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(CASES) + len(bad) + len(merge_bad) + len(HOSTILE)} cases, {len(failures)} failures")
+    print(f"{len(CASES) + len(bad) + len(merge_bad) + len(HOSTILE) + 1} cases, {len(failures)} failures")
     return 1 if failures else 0
 
 

@@ -12,7 +12,8 @@ The mistakes a rank may carry (the issue's three, each a bug seen in a distribut
   - "contiguous": a zigzag rank's tokens rotated at the positions of a contiguous split (the zigzag chunk taken as
     contiguous);
   - "other-rank": the rank rotated at another rank's positions (it read rank `other`'s sequence starts; SGLang #28463);
-  - "one-sequence": the packed batch cut as one sequence (Megatron-LM #5243).
+  - "one-sequence": the packed batch cut as one sequence (Megatron-LM #5243);
+  - "numbered-globally": the rank's tokens numbered across the ranks, rank · n + i (issue 91 recipe 7).
 
 write(dir, layout, cu, cp, planted) writes DIR/rank{r}.pt ({'q': [n, heads, d], 'q_rope': …, 'positions': int64 [n]},
 with PyTorch) and returns each rank's true positions; write_npy the same as DIR/rank{r}.q.npy, .q_rope.npy, .pos.npy
@@ -53,6 +54,8 @@ def applied_positions(layout, cu, cp, rank, mistake):
         return rank_positions(layout, cu, cp, int(mistake.split(":")[1]))
     if mistake == "one-sequence":
         return SPLIT[layout]([0, cu[-1]], cp, rank)
+    if mistake == "numbered-globally":  # the rank's tokens numbered across the ranks: rank · n + its order
+        return list(range(rank * len(own), (rank + 1) * len(own)))
     raise ValueError(mistake)
 
 

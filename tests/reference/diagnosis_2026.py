@@ -40,6 +40,27 @@ _compute_yarn_parameters). Each case changes one step:
                         other one, q head h with k head h mod 2 (not h // 4) and k head g with q head g (not 4·g):
                         checked with --k-before/--k-after, named qk-crossed in both, found heads_modulo 1, q_heads 8,
                         k_heads 2
+    pie_partial_head_pairs
+                        pie-project/pie PR #603: a partial rotary (head 256, rotary 64) paired (i, i + 128) and turned
+                        at base^(−2i/256), the first pairs of a RoPE over the whole head: named partial-rotary-pairing,
+                        found partner 128, head_frequencies 1
+    ferrox_gemma3_sliding_scaled
+                        antonellof/ferrox issue #39: Gemma 3 4B's sliding layer (base 10000, unscaled) rotated with the
+                        full layers' linear factor 8: named positions-scaled, found scale 0.125
+    vllm_bailing_mla_rotary_halved
+                        vllm-project/vllm PR #41185: BailingMoeV2.5's MLA rope head of 64 rotated with rotary_dim 32
+                        (the linear layers' partial_rotary_factor 0.5 applied to it): named rotary-dim-halved
+    mlxvlm_gemma3_global_unscaled
+                        Blaizzy/mlx-vlm PR #1709: Gemma 3 4B's full-attention layer at base 1e6 without its linear
+                        factor 8 (rope_scaling never passed): named scaling-ignored
+    candle_phi3_table_bf16
+                        huggingface/candle issue #3698: phi3's positions, inv_freq, their product and cos/sin all in
+                        BF16 (the table built in the model's dtype): named angles-bf16
+    cp_rank_numbered_globally
+                        rank 2 of a context-parallel run (cp 4, TransformerEngine's zigzag, a packed batch of
+                        cu_seqlens 0, 16, 48) turned at 24 … 35, its tokens numbered across the ranks, where its own
+                        positions are 4, 5, 10, 11, 8 … 11, 20 … 23: named positions-offset, found order_offset 24
+                        (the tokens' order plus one constant), not another rank of another cp size
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy} and DIR/manifest.json: per case the rope check arguments, the
 exit code, the variant named and its parameter (`found`), and identify's truth where the kernel fixes it.
@@ -256,6 +277,84 @@ def main():
                   "exit": 1, "matches": "qk-crossed", "found": {"heads_modulo": 1.0, "q_heads": float(hq), "k_heads": float(hk)},
                   "found_rel": 1e-9,
                   "identify": None, "identify_family": None})
+
+    # A context-parallel rank numbering its tokens across the batch (issue 91 recipe 7): TransformerEngine's zigzag
+    # split (tests/reference/cp_positions.py, zigzag_indices: get_batch_on_this_cp_rank's thd layout) of a packed batch
+    # of cu_seqlens 0, 16, 48 over cp 4; rank 2's 12 tokens belong at 4, 5, 10, 11, 8, 9, 10, 11, 20 … 23 (its chunks'
+    # positions within their sequences) and are turned at 24 … 35 instead, rank × its length plus its tokens' order.
+    # Checked as one rank (its own positions and local sequence starts given): named positions-offset, found
+    # order_offset 24 (one constant over the tokens' order), not the rank of a batch cut as one sequence of another cp
+    # size and layout (contiguous, cp 3) whose positions coincide with 24 … 35.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from cp_positions import local_starts, positions_of, zigzag_indices
+    cu, cp, rank = [0, 16, 48], 4, 2
+    own, seqs = positions_of(cu, zigzag_indices(cu, cp, rank))
+    n = len(own)
+    assert own == [4, 5, 10, 11, 8, 9, 10, 11, 20, 21, 22, 23]
+    q = q_of(n, 2, 64)
+    y = hf_rope(q, np.arange(rank * n, rank * n + n), inv_freq(10000.0, 64))
+    save("cp_rank_numbered_globally", q, y, own,
+         ["--sequence-starts", ",".join(str(v) for v in local_starts(seqs)[:-1]), "--base", "10000", "--layout",
+          "half", "--angles", "float32"], "positions-offset", {"order_offset": float(rank * n)}, found_rel=1e-9)
+
+    # RoPE bugs of 2026 issue trackers, each ported from the thread's own description of the kernel.
+    #
+    # pie-project/pie PR #603 (fixes #602): rope_partial rotated the first rotary_dim/2 pairs of a head with
+    # frequencies θ^(−2i/head_dim) and pairs (i, i + head_dim/2), where HF pairs (i, i + rotary_dim/2) at
+    # θ^(−2i/rotary_dim): a partial rotary paired inside a block of the head's size. Head 256, rotary 64, positions
+    # 700 … 2355 (as the PR's test), base 1e6 chosen here.
+    pos_p = np.linspace(700, 2355, 48).round().astype(np.int64)
+    q = q_of(len(pos_p), 2, 256)
+    th = (1.0 / (1e6 ** (np.arange(0, 64, 2, dtype=np.int64).astype(np.float32) / 256))).astype(np.float32)
+    ang = (pos_p.astype(np.float32)[:, None] * th[None, :]).astype(np.float32)
+    c, sn = np.cos(ang)[:, None, :], np.sin(ang)[:, None, :]
+    y = q.copy()
+    a, b = q[..., :32], q[..., 128:160]
+    y[..., :32], y[..., 128:160] = (a * c - b * sn).astype(np.float32), (b * c + a * sn).astype(np.float32)
+    save("pie_partial_head_pairs", q, y, pos_p, ["--base", "1e6", "--layout", "half", "--partial-rotary-factor",
+                                                 "0.25", "--angles", "float32"], "partial-rotary-pairing",
+         {"partner": 128.0, "head_frequencies": 1.0}, found_rel=1e-9)
+    # antonellof/ferrox issue #39: Gemma 3's sliding layers rotated with the global layers' linear scaling (factor 8
+    # folded into a global rope_freqs) at their own base 10000, where llama.cpp rotates them unscaled: θ_j / 8, named
+    # positions-scaled with scale 0.125 (the linear factor 8 of the full layers, on a sliding layer).
+    pos_g = np.concatenate([np.arange(32), np.arange(8160, 8192)])
+    q = q_of(len(pos_g), 2, 256)
+    save("ferrox_gemma3_sliding_scaled", q, hf_rope(q, pos_g, (inv_freq(10000.0, 256) / np.float32(8)).astype(
+        np.float32)), pos_g, ["--model", "gemma-3-4b", "--layer-type", "sliding_attention", "--angles", "float32"],
+         "positions-scaled", {"scale": 0.125})
+
+    # vllm-project/vllm PR #41185: BailingMoeV2.5's MLA attention passed the model's partial_rotary_factor 0.5 (the
+    # linear-attention layers') to get_rope with head_size = qk_rope_head_dim = 64, so rotary_dim 32: the first 32
+    # channels of the rope head turned at base^(−2i/32), the other 32 passed through, where all 64 rotate. vLLM's
+    # RotaryEmbedding with rotary_dim < head_size (rotary_embedding/base.py: query_rot, query_pass); rotate_half
+    # (neox) pairs and base 10000 chosen here (the thread names the dimensions only).
+    pos_m = np.arange(96)
+    q = q_of(len(pos_m), 2, 64)
+    y = q.copy()
+    y[..., :32] = hf_rope(q[..., :32], pos_m, inv_freq(10000.0, 32))
+    save("vllm_bailing_mla_rotary_halved", q, y, pos_m, ["--base", "10000", "--layout", "half", "--angles",
+                                                         "float32"], "rotary-dim-halved")
+
+    # Blaizzy/mlx-vlm PR #1709: Gemma 3's Attention built a plain nn.RoPE and never passed rope_scaling, so the
+    # global (full-attention) layers ran base 1e6 unscaled where the model divides by the linear factor 8: named
+    # scaling-ignored on --layer-type full_attention.
+    q = q_of(len(pos_g), 2, 256)
+    save("mlxvlm_gemma3_global_unscaled", q, hf_rope(q, pos_g, inv_freq(1e6, 256)), pos_g,
+         ["--model", "gemma-3-4b", "--layer-type", "full_attention", "--angles", "float32"], "scaling-ignored")
+    # huggingface/candle issue #3698: phi3's RotaryEmbedding::new builds t = arange(max_seq_len) and freqs = t·inv_freq
+    # in the model's dtype (BF16), then sin and cos of them in BF16; q·cos + rotate_half(q)·sin in BF16. Phi-3-mini's
+    # head 96, base 10000, rotate_half pairs; positions 0, 8, … 4088. Named angles-bf16.
+    def bf16(a):
+        b = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+        b = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) << 16
+        return b.astype(np.uint32).view(np.float32)
+    pos_c = np.arange(0, 4096, 8)
+    q = bf16(q_of(len(pos_c), 2, 96))
+    freqs = bf16(bf16(pos_c.astype(np.float32))[:, None] * bf16(inv_freq(10000.0, 96))[None, :])
+    emb = np.concatenate([freqs, freqs], -1)[:, None, :]
+    y = bf16(bf16(q * bf16(np.cos(emb))) + bf16(rotate_half(q) * bf16(np.sin(emb))))
+    save("candle_phi3_table_bf16", q, y, pos_c, ["--base", "10000", "--layout", "half", "--dtype", "bf16"],
+         "angles-bf16")
 
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)

@@ -667,6 +667,8 @@ def _source(x, cfg, latent_shape, text, reference_images, fps, mistake=None, bf1
         return _wan_apply(x, c, s)
     if m in ("flux", "flux2"):
         ids = positions(cfg, latent_shape, text, reference_images)  # the pipeline's integer ids
+        if mistake == "text_counted":  # txt_ids an arange on t, where FluxPipeline._prepare_text_ids makes zeros
+            ids[:text, 0] = np.arange(text)
         c, s = _flux_tables(cfg, ids)
         return _apply_real(x, c, s)
     if m == "qwenimage":
@@ -865,6 +867,24 @@ def write_dumps(out):
              variant="mrope-chunked",
              note="rope_axes_dim [24, 20, 20] read as Qwen2-VL's chunks (pairs 0-23 t, 24-43 h, 44-63 w) where "
                   "Cosmos3VLTextRotaryEmbedding interleaves them as Qwen3-VL does")
+    # Wan run at base 1e6 where its config says 10000 (WanRotaryPosEmbed's default theta; issue 91 recipe 8): the
+    # widths (44, 42, 42) Wan's, every axis's ladder of the other base. Drawn last, so the dumps above keep their inputs.
+    wan, wan_big = config("wan"), config("wan", theta=1e6)
+    lat = CASES["wan"]["latent_shape"]
+    for dtype in ("f32", "bf16"):
+        save(f"mistake_wan_base_1e6_{dtype}", wan, CASES["wan"], lambda x: source_apply(x, wan_big, lat), dtype, 1,
+             "fail", variant="base-other", found={"base": 1e6, "expected": 10000.0},
+             note="WanRotaryPosEmbed built with theta 1e6 where the transformer's config gives 10000")
+    # Flux's text ids counted 0, 1, 2 on the t axis, where the pipeline gives every text token (0, 0, 0) (issue 91
+    # recipe 11): positions.csv holds the pipeline's zeros.
+    fl = config("flux")
+    c3 = dict(CASES["flux"], text=3)
+    for dtype in ("f32", "bf16"):
+        save(f"mistake_flux_text_counted_{dtype}", fl, c3,
+             lambda x, dtype=dtype: _source(x, fl, c3["latent_shape"], 3, 0, None, mistake="text_counted",
+                                            bf16=dtype == "bf16"),
+             dtype, 1, "fail", variant="text-ids-counted", found={"axis": 0, "tokens": 3},
+             note="txt_ids counted 0, 1, 2 on t where every text token is at (0, 0, 0)")
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/diffusers_rope.py",
                        cases=manifest), fh, indent=1)

@@ -495,6 +495,22 @@ static void print_qk_pair(std::ostream& out, const QkPairCheck& p, const CheckRu
   if (!p.passed()) row(t.tr("diagnosis"), qk_pair_diagnosis(p, q.expected).in(t.lang()));
 }
 
+namespace {
+
+/// Whether two sequence indices of a dump of positions per axis share a position (every component equal: a joint
+/// sequence's text tokens at (0, 0, 0)); one-number positions that repeat (packed sequences) are listed as ranges.
+bool positions_repeat(const LoadedDumps& dumps) {
+  std::vector<std::vector<double>> seen;
+  for (const AxisPosition& p : dumps.axis_positions) {
+    seen.emplace_back();
+    for (int a = 0; a < p.count; ++a) seen.back().push_back(p[a]);
+  }
+  std::sort(seen.begin(), seen.end());
+  return std::adjacent_find(seen.begin(), seen.end()) != seen.end();
+}
+
+}  // namespace
+
 void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits) {
   const LoadedDumps& dumps = run.dumps;
   const RopeExpectation& e = run.expected;
@@ -609,6 +625,12 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     row(t.tr("keys failing"), failing_summary(
                                   c.position_ratio, t, [&](long s) { return t.tr("key {0}, δ = {1}", s, position(s)); },
                                   [](long s) { return std::to_string(s); }, [](long, long) { return true; }));
+  } else if (positions_repeat(dumps)) {
+    // Tokens that share a position (a joint sequence's text tokens at (0, 0, 0)): each named by its index.
+    row(t.tr("indices failing"),
+        failing_summary(
+            c.position_ratio, t, [&](long s) { return t.tr("index {0}, position {1}", s, position(s)); },
+            [](long s) { return std::to_string(s); }, [](long, long) { return true; }));
   } else {
     row(t.tr("positions failing"),
         failing_summary(

@@ -257,6 +257,15 @@ Value identify_value(const IdentifyRun& run) {
       families.push_back(f);
     }
     g["families"] = families;
+    Value widths_fit = Value::array();
+    for (const Identification::GridMatch::WidthsFit& w : id.grid->widths_fit) {
+      Value f = Value::object();
+      f["family"] = w.family;
+      f["preset"] = w.preset;
+      f["base"] = w.base;
+      widths_fit.push_back(f);
+    }
+    g["widths_fit"] = widths_fit;
   }
   if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow
     Value& x = j["xdrope"];
@@ -303,8 +312,16 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     std::string jumps;
     for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
     if (id.jumps.size() > 8) jumps += ", …";
+    // The positions read in the tokens' order from one constant k where the given ones need jumps (a context-parallel
+    // rank that numbered its tokens across the ranks): the constant, as check names it (found order_offset).
+    const std::vector<double>& used = id.dump_positions;
+    bool order = !id.jumps.empty() && used.size() > 1 && used.front() != 0;
+    for (std::size_t i = 1; order && i < used.size(); ++i) order = used[i] == used.front() + static_cast<double>(i);
     row(t.tr("dump's positions"),
-        id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
+        order ? t.tr("{0} … {1}, the tokens' order plus {0} (the given ones shifted by {2:+g}, restart or jump at "
+                     "index {3})",
+                     format_number(used.front()), format_number(used.back()), id.position_offset, jumps)
+        : id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
         : id.position_offset == 0
             ? t.tr("restart or jump at index {0}", jumps)
             : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
@@ -388,14 +405,37 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
         row("M-RoPE", sections_text(*id.axes, t));
       }
       if (id.grid) {
-        std::vector<std::string> names;
-        for (const auto& [family, preset] : id.grid->families) names.push_back(fmt::format("{} ({})", family, preset));
+        // Each family once, with every preset of it that fits: "Wan (wan2.1-t2v-1.3b, wan2.1-t2v-14b)".
+        const auto grouped = [](const std::vector<std::pair<std::string, std::string>>& presets) {
+          std::vector<std::pair<std::string, std::vector<std::string>>> by_family;
+          for (const auto& [family, preset] : presets) {
+            auto at =
+                std::find_if(by_family.begin(), by_family.end(), [&](const auto& f) { return f.first == family; });
+            if (at == by_family.end()) at = by_family.insert(by_family.end(), {family, {}});
+            at->second.push_back(preset);
+          }
+          std::vector<std::string> out;
+          for (const auto& [family, names] : by_family)
+            out.push_back(fmt::format("{} ({})", family, fmt::join(names, ", ")));
+          return fmt::format("{}", fmt::join(out, ", "));
+        };
         std::vector<std::string> each;
         for (const double b : id.grid->bases) each.push_back(g6(b));
         const std::string base = id.grid->base > 0 ? g6(id.grid->base) : grid_axes_text(each);
+        std::vector<std::pair<std::string, std::string>> widths_only;
+        std::vector<std::string> preset_bases;
+        for (const Identification::GridMatch::WidthsFit& w : id.grid->widths_fit) {
+          widths_only.push_back({w.family, w.preset});
+          if (std::find(preset_bases.begin(), preset_bases.end(), g6(w.base)) == preset_bases.end())
+            preset_bases.push_back(g6(w.base));
+        }
         row(t.tr("family"),
-            names.empty() ? t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base)
-                          : t.tr("per-axis ladders, base {0}: {1}", base, fmt::format("{}", fmt::join(names, ", "))));
+            !id.grid->families.empty() ? t.tr("per-axis ladders, base {0}: {1}", base, grouped(id.grid->families))
+            : !widths_only.empty()
+                ? t.tr("per-axis ladders, base {0}: the widths {1} fit {2}, whose base is {3}: the base differs", base,
+                       grid_axes_text(id.grid->widths), grouped(widths_only),
+                       fmt::format("{}", fmt::join(preset_bases, ", ")))
+                : t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base));
       } else {
         row(t.tr("family"), family_text(id.fit, t));
       }

@@ -10,8 +10,11 @@
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/expectation.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/grid_rope.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "support/expectation.hpp"
 
 namespace rope {
@@ -175,6 +178,68 @@ TEST(Check, NamesEachPlantedBug) {
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, ones), expect_half(32, 32)),
             "inv-freq-integer-division");
   EXPECT_EQ(matches(rotate_dump(x, true, 32, 1e6), expect_half(32, 32, 500000.0)), "base-other");
+}
+
+// A dump whose one cause is a known change of the expected RoPE that no closest variant stands in for: the query's
+// scaling left out, YaRN's frequencies by another engine's rule, a latent grid's ladders of another base, a joint
+// sequence's text tokens counted on one axis. Each dump is the expectation's own output with that one change
+// (expected_dump), so the case tests the diagnosis, not the rotation.
+TEST(Check, NamesTheOneChangeOfAMeasuredCause) {
+  const DumpVectors x = random_dump(24, 2, 32);
+  const auto p = range_positions(24);
+  const auto named = [&](const DumpVectors& y, const RopeExpectation& e, const std::vector<AxisPosition>& at) {
+    const CheckReport r = check_dump(x, y, at, e);
+    EXPECT_FALSE(r.comparison.passed());
+    EXPECT_FALSE(r.diagnosis.closest);
+    return std::pair{r.diagnosis.matches ? to_string(*r.diagnosis.matches) : "none: " + r.diagnosis.message.en,
+                     r.diagnosis.found};
+  };
+  std::vector<AxisPosition> single;
+  for (const double m : p) single.push_back(AxisPosition::single(m));
+  // s(p) = 1 + 0.1·ln(1 + ⌊p / 8⌋) expected on a query; the dump is RoPE alone.
+  RopeExpectation query = expect_half(32, 32);
+  query.query_beta = 0.1, query.query_original = 8;
+  EXPECT_EQ(named(expected_dump(x, single, expect_half(32, 32)), query, single).first, "query-scaling-missing");
+  // Grok's yarn_log expected (factor 4 from 16 positions), the linear blend in the dump: found variant 0 (hf).
+  RopeExpectation grok = expect_half(32, 32);
+  RopeConfig& k = grok.rope.config;
+  k.head_dim = 32, k.type = ScalingType::Yarn, k.factor = 4.0, k.original_max_position_embeddings = 16;
+  k.yarn_variant = YarnVariant::GrokYarnLog;
+  grok.set_theta(rope_parameters(k).inv_freq);
+  RopeConfig linear = k;
+  linear.yarn_variant = YarnVariant::Hf;
+  RopeExpectation blended = grok;
+  blended.set_theta(rope_parameters(linear).inv_freq);
+  const auto blend = named(expected_dump(x, single, blended), grok, single);
+  EXPECT_EQ(blend.first, "yarn-blend-other");
+  EXPECT_EQ(blend.second, (std::vector<std::pair<std::string, double>>{{"variant", 0}}));
+  // Wan's grid at d = 32 (widths 12, 10, 10), base 10000 expected, every axis's ladder at 1e6 in the dump; and the
+  // three leading text tokens (0, 0, 0) of a joint sequence turned at t = 0, 1, 2.
+  GridRope wan;
+  wan.model = GridModel::Wan, wan.head_dim = 32, wan.widths = {12, 10, 10}, wan.bases = {1e4, 1e4, 1e4};
+  wan.axes = {"t", "h", "w"};
+  RopeExpectation grid = expect_half(32, 32);
+  grid.rope.layout = Layout::Interleaved, grid.rope.model_type = "WanTransformer3DModel";
+  grid.rope.params.inv_freq = grid_theta(wan), grid.rope.axes = grid_axis_map(wan);
+  std::vector<AxisPosition> cells, counted;
+  for (int k3 = 0; k3 < 24; ++k3) {
+    AxisPosition a;
+    a.count = 3, a.value = {k3 < 3 ? 0.0 : static_cast<double>((k3 - 3) / 7), k3 < 3 ? 0.0 : ((k3 - 3) / 3) % 3 * 1.0,
+                            k3 < 3 ? 0.0 : (k3 - 3) % 3 * 1.0, 0};
+    cells.push_back(a);
+    if (k3 < 3) a.value[0] = k3;
+    counted.push_back(a);
+  }
+  GridRope big = wan;
+  big.bases = {1e6, 1e6, 1e6};
+  RopeExpectation other = grid;
+  other.rope.params.inv_freq = grid_theta(big);
+  const auto base = named(expected_dump(x, cells, other), grid, cells);
+  EXPECT_EQ(base.first, "base-other");
+  EXPECT_EQ(base.second, (std::vector<std::pair<std::string, double>>{{"base", 1e6}}));
+  const auto text = named(expected_dump(x, counted, grid), grid, cells);
+  EXPECT_EQ(text.first, "text-ids-counted");
+  EXPECT_EQ(text.second, (std::vector<std::pair<std::string, double>>{{"axis", 0}, {"tokens", 3}}));
 }
 
 // Elements that are not a rotation of pairs, classified one by one over the whole dump (check_diagnosis.cpp): each

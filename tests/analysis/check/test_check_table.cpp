@@ -290,6 +290,23 @@ std::vector<ExpectationCase> expectation_cases() {
                             e.longrope_other = RopeExpectation::OtherList{e.theta() * 0.25, true};
                             return e;
                           }},
+          // A query of a model that scales it after RoPE ((S21)): the scaling left out.
+          ExpectationCase{"query_scaled",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            e.query_beta = 0.1, e.query_original = 16;
+                            return e;
+                          }},
+          // YaRN as Grok's yarn_log computes it: the linear blend's and theta_scale's frequencies.
+          ExpectationCase{"yarn_grok",
+                          [] {
+                            RopeExpectation e = test::expect_half(16);
+                            RopeConfig& k = e.rope.config;
+                            k.head_dim = 16, k.type = ScalingType::Yarn, k.factor = 4.0;
+                            k.original_max_position_embeddings = 4096, k.yarn_variant = YarnVariant::GrokYarnLog;
+                            e.set_theta(rope_parameters(k).inv_freq);
+                            return e;
+                          }},
           ExpectationCase{"grad",
                           [] {
                             RopeExpectation e = test::expect_half(16);

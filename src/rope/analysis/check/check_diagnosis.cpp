@@ -643,6 +643,83 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   dg.difference = std::move(diff);
 }
 
+/// A latent grid's ladders of another base (docs/multi-axis.md (G2)): each axis's θ_{a,i} = b^(−2i/w_a), so another
+/// base b' raises every θ_j to the power ln b'/ln b. That power is read at the first departing pair (the angle it
+/// turned by over its axis's position), and the base it gives is tried rounded to 1, 2, … 7 significant digits and as
+/// read, the fewest digits that the whole dump passes under named (base-other, found "base"): in bf16 the angle read is
+/// coarse, and the round base the one a config holds.
+void try_grid_base(CheckReport& report, const DumpSource& source, long start,
+                   const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& e = report.expected;
+  const AxisMap& map = *e.rope.axes;
+  const CheckDiagnosis::Departure w = departure_of(e, report.comparison, positions);
+  if (map.per_frequency || !(e.base() > 1) || w.pair < 0 || w.index < 0) return;
+  const auto j = static_cast<std::size_t>(w.pair);
+  const double m =
+      axis_component(map, positions[static_cast<std::size_t>(w.index)], map.pair_axis[j]) + map.position_offset;
+  const double te = e.theta()[w.pair], tm = m != 0 ? w.turned / m : 0;
+  if (!(tm > 0) || !(te > 0) || te == 1) return;
+  const double read = std::pow(e.base(), std::log(tm) / std::log(te));
+  if (!std::isfinite(read) || !(read > 1)) return;
+  std::vector<double> bases;
+  for (int digits = 1; digits <= 8; ++digits) {
+    const double b = digits == 8 ? read : std::stod(fmt::format("{:.{}g}", read, digits));
+    if (b > 1 && b != e.base() && std::find(bases.begin(), bases.end(), b) == bases.end()) bases.push_back(b);
+  }
+  for (const double b : bases) {
+    const double power = std::log(b) / std::log(e.base());
+    Eigen::VectorXd theta = e.theta();
+    for (Eigen::Index i = 0; i < theta.size(); ++i) theta[i] = theta[i] > 0 ? std::pow(theta[i], power) : theta[i];
+    Variant v = variant_of(known_variant("base-other"), e);
+    v.spec.set_theta(theta);
+    v.found = {{"base", b}};
+    if (confirm_difference(report, source, start, positions, v, {{"base", e.base(), b}})) return;
+  }
+}
+
+/// A latent grid's leading text tokens (every component equal, as Flux gives them all (0, 0, 0)) turned at their order
+/// 0 … n − 1 on one axis or on every axis, the other tokens as given: each tried over the whole dump, n the leading
+/// rows or one fewer (the image's first token may share the text's position); named text-ids-counted.
+void try_text_ids_counted(CheckReport& report, const DumpSource& source, long start,
+                          const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& e = report.expected;
+  if (positions.empty() || !positions.front().multi()) return;
+  long rows = 0;
+  while (rows < static_cast<long>(positions.size())) {
+    const AxisPosition& p = positions[static_cast<std::size_t>(rows)];
+    bool equal = true;
+    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
+    if (!equal) break;
+    ++rows;
+  }
+  // Every failing index among them, and a position shared by two of them (else they are not all at one position).
+  if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return;
+  Variant expected = variant_of(known_variant("expected"), e);
+  const int axes = positions.front().count;
+  for (const long n : {rows, rows - 1}) {
+    if (n < 2) continue;
+    for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
+      std::vector<AxisPosition> counted = positions;
+      for (long k = 0; k < n; ++k) {
+        AxisPosition& p = counted[static_cast<std::size_t>(k)];
+        for (int a = 0; a < axes; ++a) {
+          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
+        }
+      }
+      report.variants.emplace_back(known_variant("text-ids-counted"),
+                                   source.compare(start, counted, {expected}).front());
+      if (!report.variants.back().second.passed()) continue;
+      CheckDiagnosis& dg = report.diagnosis;
+      dg.matches = known_variant("text-ids-counted");
+      dg.found = {{"axis", axis == axes ? -1.0 : static_cast<double>(axis)}, {"tokens", static_cast<double>(n)}};
+      dg.difference = {{"text_positions", 0, static_cast<double>(n)}};
+      dg.difference_explained = report.variants.back().second.total;
+      dg.difference_total = report.variants.back().second.total;
+      return;
+    }
+  }
+}
+
 /// A given table read at other rows: the rows that turn the first failing vector as the dump does (table_rows_turning),
 /// each as an offset of the positions, and the first that the whole dump passes under is the match (positions-offset,
 /// found "offset").
@@ -670,8 +747,8 @@ void try_table_offset(CheckReport& report, const DumpSource& source, long start,
   }
 }
 
-/// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
-/// what it does there.
+/// No variant matches: the measured difference where there is one, else where the dump first departs and what it does
+/// there (never a closest variant that is not the cause).
 void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
   CheckDiagnosis& dg = report.diagnosis;
@@ -702,27 +779,14 @@ void say_nothing_matches(CheckReport& report, std::size_t closest, const std::ve
             fmt::format("{}", fmt::join(items, ", ")));
     return;
   }
+  // No closest variant: one that explains most of the dump and is not its cause is no lead (a precision variant
+  // near a positional bug would send the reader the wrong way). Where the dump first departs instead, and what it does
+  // there; "comes close" only where no variant explains half of the dump.
   const DumpComparison& nearest = report.variants[closest].second;
-  dg.closest = report.variants[closest].first;
-  dg.closest_explained = nearest.total - nearest.failing;
-  const Message words = describe(*dg.closest, expected);
-  const double share =
-      nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+  const bool half_explained = 2 * (nearest.total - nearest.failing) >= nearest.total && nearest.total > 0;
   const auto at = [&](long index) { return check_position_text(positions[static_cast<std::size_t>(index)]); };
-  if (2 * dg.closest_explained >= nearest.total) {
-    dg.message =
-        dg.correct_until
-            ? msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
-                  "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
-                  at(*dg.correct_until - 1), words, dg.closest_explained, nearest.total, share)
-            : msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
-                  "run `rope identify` to see what the dump does",
-                  words, dg.closest_explained, nearest.total, share);
-    return;
-  }
-  // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
-  dg.closest.reset();
-  dg.closest_explained = 0;
+  // A shift map's keys are each turned by their own δ, in no order: "correct until" one of them says nothing.
+  if (expected.mode == CheckMode::ShiftMap) dg.correct_until.reset();
   dg.departure = departure_of(expected, report.comparison, positions);
   const CheckDiagnosis::Departure& w = *dg.departure;
   const Message where =
@@ -734,6 +798,15 @@ void say_nothing_matches(CheckReport& report, std::size_t closest, const std::ve
                 fmt::format("{:.4g}", w.expected), fmt::format("{:.4g}", w.norm))
           : msg("the dump first departs at position {0}, channel {1}, which RoPE leaves as it is", at(w.index),
                 w.channel);
+  if (half_explained) {
+    dg.message =
+        dg.correct_until
+            ? msg("correct until position {0}, then departs; no known variant explains it; {1}: run `rope "
+                  "identify` to see what the dump does",
+                  at(*dg.correct_until - 1), where)
+            : msg("no known variant explains the dump; {0}: run `rope identify` to see what the dump does", where);
+    return;
+  }
   dg.message = dg.correct_until
                    ? msg("correct until position {0}, then drifts; no known variant comes close (none explains half "
                          "of the dump); {1}: run `rope identify` to see what the dump does",
@@ -876,6 +949,10 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   if (!dg.matches && ladder) try_head_offsets(report, source, start, positions);
   if (!dg.matches && ladder) try_measured_base(report, source, start, positions);
   if (!dg.matches && ladder) diagnose_measured(report, source, start, positions);
+  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
+    try_text_ids_counted(report, source, start, positions);
+  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
+    try_grid_base(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);
   } else {

@@ -432,7 +432,21 @@ void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long s
               c, std::string(to_string(layout)), cp);
     }
   }
+  // Else the tokens' order plus one constant k, where the positions given are not consecutive: the rank numbered its
+  // tokens across the ranks. One constant explains it where a rank of the batch cut as one sequence whose positions
+  // merely coincide with k … k + n − 1 does not (that rank is named above only where the same cp size and layout
+  // give the positions given as well, which is no coincidence).
+  bool consecutive_given = true, order_plus = !index_order && (*dump)[0] > 0;
+  for (long i = 1; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    consecutive_given = consecutive_given && given[k] == given[0] + static_cast<double>(i);
+    order_plus = order_plus && (*dump)[k] == (*dump)[0] + static_cast<double>(i);
+  }
+  if (found.empty() && order_plus && !consecutive_given) {
+    found = {{"order_offset", (*dump)[0]}};  // said by its row (variants/positions_offset.cpp) once confirmed
+  }
   if (found.empty()) return;
+  const bool found_order_offset = found.front().first == "order_offset";
   // Confirmed: the whole range passes at the positions read.
   std::vector<AxisPosition> read = positions;
   for (std::size_t i = 0; i < read.size(); ++i) read[i].value[0] = (*dump)[i];
@@ -449,6 +463,10 @@ void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long s
   dg.correct_until.reset();
   dg.restarts.clear();
   dg.message = std::move(says);
+  if (found_order_offset) {
+    const VariantSaying saying{report.expected, dg, report.comparison, positions, source.groups(), source.dtype()};
+    dg.message = variant_sentence(known_variant("positions-offset"), saying);
+  }
 }
 
 }  // namespace rope

@@ -148,8 +148,14 @@ struct Identification {
     int unturned = 0;           ///< the t block's pairs that never turn (every token's t 0: Flux's image latents)
     double residual = 0;        ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
     Eigen::VectorXd theta;      ///< the fitted θ_j
-    /// The families whose preset has these widths, layout and frequencies: (display name, preset), in name order.
+    /// Every preset with these widths, layout and frequencies: (family's display name, preset), in name order.
     std::vector<std::pair<std::string, std::string>> families;
+    /// The presets with these widths and layout whose frequencies differ: family, preset and the preset's base.
+    struct WidthsFit {
+      std::string family, preset;
+      double base = 0;
+    };
+    std::vector<WidthsFit> widths_fit;
   };
   std::optional<GridMatch> grid;
   /// HunyuanVL's XD-RoPE (four position streams p, w, h, t, docs/multi-axis.md (A11)): the stream each channel turns

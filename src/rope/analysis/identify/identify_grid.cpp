@@ -111,7 +111,8 @@ void detail::match_grid(Identification& id) {
   // A latent grid only where its ladders fit (within match_vision's 0.05) and better than one ladder over the head.
   const bool bases_ok = std::all_of(g.bases.begin(), g.bases.end(), [](double b) { return b > 1; });
   if (!(g.residual <= 0.05) || !bases_ok || (!id.fits.empty() && id.fit.residual <= g.residual)) return;
-  // The presets with the same widths, layout and frequencies (each within the same 0.05).
+  // The presets with the same widths, layout and frequencies (each within the same 0.05), and those with the same
+  // widths and layout alone.
   for (const PresetInfo& p : list_presets()) {
     const RopeSpec spec = make_spec(load_preset(p.name));
     if (!spec.axes || !spec.axes->grid() || spec.axes->per_frequency || spec.axes->axes != K) continue;
@@ -119,11 +120,16 @@ void detail::match_grid(Identification& id) {
     std::vector<int> preset;
     for (int a = 0; a < K; ++a) preset.push_back(spec.axes->pairs_of(a));
     const bool same_layout = (spec.layout == Layout::Interleaved) == (id.layout == PairLayout::Interleaved);
-    if (preset != sections || !same_layout || residual_of(id, spec.params.inv_freq.tail(n)) > 0.05) continue;
+    if (preset != sections || !same_layout) continue;
     const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
     const std::string family = model ? std::string(display_name(*model)) : spec.model_type;
-    if (std::none_of(g.families.begin(), g.families.end(), [&](const auto& f) { return f.first == family; }))
+    // Every preset that fits (its head count is no part of its RoPE: Wan's 1.3B, 5B and 14B share one); the widths
+    // and layout alone where the frequencies differ, with the preset's base (the dump's is another).
+    if (residual_of(id, spec.params.inv_freq.tail(n)) <= 0.05) {
       g.families.push_back({family, p.name});
+    } else {
+      g.widths_fit.push_back({family, p.name, spec.config.base});
+    }
   }
   g.unturned = lead;
   id.grid = g;

@@ -1,5 +1,6 @@
 // angles-bf16: angles computed in bf16.
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_ltx_angles_bf16.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: diffusers/mistake_ltx_angles_bf16,
+// diagnosis_2026/candle_phi3_table_bf16.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("angles-bf16 angles-f16",

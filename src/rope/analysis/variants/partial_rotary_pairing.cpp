@@ -1,11 +1,12 @@
 // partial-rotary-pairing: the partial rotary part paired across the head.
 // partial rotary paired (i, i + d/2) instead of (i, i + r/2): found "partner"
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/partial_pairing.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/partial_pairing,
+// diagnosis_2026/pie_partial_head_pairs.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("partial-rotary-pairing",
   R"md(`matches pair i rotated with channel i + 32 instead of i + 16`)md",
-  R"md(partial rotary with the pairs (i, i + d/2) instead of (i, i + r/2), the partner distance in `found.partner`)md",
+  R"md(partial rotary with the pairs (i, i + d/2) instead of (i, i + r/2), the partner distance in `found.partner`; with the head's frequencies base^(−2i/d) as well, `found.head_frequencies` 1 (pie-project/pie #602))md",
   R"md(`rotate_half` over the whole head where it belongs over the rotary part)md")
 // clang-format on
 #else
@@ -27,15 +28,32 @@ VariantRow row() {
   r.changes = [](E) { return msg("the partial rotary part paired across the head"); };
   r.says = [](S c) {
     const int r = c.expected.rotary_dim(), d = c.expected.rope.head_dim;
+    if (c.diagnosis.found.size() > 1) {  // the head's frequencies too (pie-project/pie #602)
+      return msg(
+          "matches pair i rotated with channel i + {0} instead of i + {1}, at the head's frequencies base^(−2i/{2}) "
+          "instead of base^(−2i/{3}): the partial rotary part is paired and turned as the first pairs of a RoPE over "
+          "the whole head of {2} channels",
+          d / 2, r / 2, d, r);
+    }
     return msg(
         "matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired across "
         "the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
         d / 2, r / 2, d, r);
   };
   r.from_expectation = {partial_pairing_applies, [](F f, Out out) {
-                          Variant& x = put(out, f.expected);
-                          x.partner = f.expected.rope.head_dim / 2;
-                          x.found = {{"partner", f.expected.rope.head_dim / 2}};
+                          const RopeExpectation& e = f.expected;
+                          Variant& x = put(out, e);
+                          x.partner = e.rope.head_dim / 2;
+                          x.found = {{"partner", e.rope.head_dim / 2}};
+                          // The head's ladder base^(−2i/d) on those pairs too: the first r/2 pairs of a RoPE over
+                          // the whole head (pie-project/pie PR #603).
+                          if (e.scaled() || !(e.base() > 1)) return;
+                          Eigen::VectorXd head(e.rotary_dim() / 2);
+                          for (Eigen::Index i = 0; i < head.size(); ++i)
+                            head[i] = std::pow(e.base(), -2.0 * static_cast<double>(i) / e.rope.head_dim);
+                          Variant& y = put(out, with_theta(e, head));
+                          y.partner = e.rope.head_dim / 2;
+                          y.found = {{"partner", e.rope.head_dim / 2}, {"head_frequencies", 1}};
                         }};
   return r;
 }

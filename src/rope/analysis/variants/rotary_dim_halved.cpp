@@ -1,6 +1,6 @@
 // rotary-dim-halved: the rotary dimension halved.
 // a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: none.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: diagnosis_2026/vllm_bailing_mla_rotary_halved.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("rotary-dim-halved",

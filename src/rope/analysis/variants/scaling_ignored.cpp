@@ -1,5 +1,6 @@
 // scaling-ignored: plain RoPE without the scaling and its attention factor.
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_scaling_ignored.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_scaling_ignored,
+// diagnosis_2026/mlxvlm_gemma3_global_unscaled.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("scaling-ignored",

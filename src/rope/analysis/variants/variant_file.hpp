@@ -74,6 +74,12 @@ inline Message angles_in(S c, const char* type) {
 
 inline Message sections_in(S c, bool chunked) {
   const std::string sections = fmt::format("{}", fmt::join(c.expected.rope.axes->source.sections, ", "));
+  if (chunked && c.expected.rope.axes->source.order == SectionOrder::Bailing) {
+    return msg(
+        "matches mrope_section [{0}] in chunks as Qwen2-VL lays them (docs/multi-axis.md (A2)), where the "
+        "model's code alternates them as Bailing does ((A9)): the axis map is another implementation's",
+        sections);
+  }
   return chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
                        "the other implementation's (docs/multi-axis.md (A2), (A3))",
                        sections)
