@@ -102,26 +102,27 @@ Built pairs(const Built& b) {
 
 INSTANTIATE_TEST_SUITE_P(
     Planted, TableModelMistake,
-    ::testing::Values(
-        Planted{"base_10000", [] { return plain_table(256, 64, 1e4); }, nullptr, {"base-other"}},
-        Planted{"swapped", [] { return swapped(plain_table(256, 64, 1e6)); }, nullptr, {"cos-sin-swapped"}},
-        Planted{"bf16", [] { return plain_table(256, 64, 1e6, 1, DType::BF16); }, nullptr, {"rounded"}},
-        Planted{"magnitude", [] { return plain_table(256, 64, 1e6, 1.5); }, nullptr, {"magnitude-other"}},
-        Planted{"pairs", [] { return pairs(plain_table(256, 64, 1e6)); }, nullptr, {"other-order"}},
-        Planted{"rows_short",
-                [] { return plain_table(64, 64, 1e6); },
-                [](CheckSettings& s) { s.rope.seq_len = 128; },
-                {"rows-short"}},
-        Planted{"width", [] { return plain_table(256, 32, 1e6); }, nullptr, {"rotary-width", "base-other"}},
-        // YaRN on top of the model (factor 4 over 32768): the table is plain RoPE of the base.
-        Planted{"scaling_ignored",
-                [] { return plain_table(256, 64, 1e6); },
-                [](CheckSettings& s) {
-                  s.rope.scaling = "yarn";
-                  s.rope.factor = 4;
-                  s.rope.original_max_position_embeddings = 32768;
-                },
-                {"attention-factor-missing", "scaling-ignored"}}),
+    ::testing::Values(Planted{"base_10000", [] { return plain_table(256, 64, 1e4); }, nullptr, {"base-other"}},
+                      Planted{
+                          "swapped", [] { return swapped(plain_table(256, 64, 1e6)); }, nullptr, {"cos-sin-swapped"}},
+                      Planted{"bf16", [] { return plain_table(256, 64, 1e6, 1, DType::BF16); }, nullptr, {"rounded"}},
+                      Planted{"magnitude", [] { return plain_table(256, 64, 1e6, 1.5); }, nullptr, {"magnitude-other"}},
+                      Planted{"pairs", [] { return pairs(plain_table(256, 64, 1e6)); }, nullptr, {"other-order"}},
+                      Planted{"rows_short",
+                              [] { return plain_table(64, 64, 1e6); },
+                              [](CheckSettings& s) { s.rope.seq_len = 128; },
+                              {"rows-short"}},
+                      // The model's base over 64 channels where the model rotates 128: the width alone is named.
+                      Planted{"width", [] { return plain_table(256, 32, 1e6); }, nullptr, {"rotary-width"}},
+                      // YaRN on top of the model (factor 4 over 32768): the table is plain RoPE of the base.
+                      Planted{"scaling_ignored",
+                              [] { return plain_table(256, 64, 1e6); },
+                              [](CheckSettings& s) {
+                                s.rope.scaling = "yarn";
+                                s.rope.factor = 4;
+                                s.rope.original_max_position_embeddings = 32768;
+                              },
+                              {"attention-factor-missing", "scaling-ignored"}}),
     [](const ::testing::TestParamInfo<Planted>& info) { return std::string(info.param.name); });
 
 TEST(TableModel, ToleranceT2AtItsBound) {
