@@ -704,20 +704,32 @@ void say_nothing_matches(CheckReport& report, std::size_t closest, const std::ve
   }
   const DumpComparison& nearest = report.variants[closest].second;
   dg.closest = report.variants[closest].first;
-  dg.closest_explained = nearest.total - nearest.failing;
+  // The channels a partial rotation passes through, where the dump leaves them right, are explained by every variant
+  // that leaves them alone: no lead. The closest's share counts the rotated channels' elements alone.
+  const int d = expected.rope.head_dim, r = expected.rotary_dim();
+  const Eigen::VectorXd& channels = report.comparison.channel_ratio;
+  long shared = 0;
+  if (r < d && d > 0 && channels.size() == d && nearest.total % d == 0) {
+    const int first = expected.rope.rotary_offset;
+    bool right = true;
+    for (int c = 0; c < d && right; ++c) right = (c >= first && c < first + r) || channels[c] <= 1;
+    if (right) shared = nearest.total / d * (d - r);
+  }
+  dg.closest_explained = std::max(0L, nearest.total - nearest.failing - shared);
+  const long counted = nearest.total - shared;
   const Message words = describe(*dg.closest, expected);
   const double share =
-      nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+      counted > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(counted) : 0.0;
   const auto at = [&](long index) { return check_position_text(positions[static_cast<std::size_t>(index)]); };
-  if (2 * dg.closest_explained >= nearest.total) {
+  if (counted > 0 && 2 * dg.closest_explained >= counted) {
     dg.message =
         dg.correct_until
             ? msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
                   "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
-                  at(*dg.correct_until - 1), words, dg.closest_explained, nearest.total, share)
+                  at(*dg.correct_until - 1), words, dg.closest_explained, counted, share)
             : msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
                   "run `rope identify` to see what the dump does",
-                  words, dg.closest_explained, nearest.total, share);
+                  words, dg.closest_explained, counted, share);
     return;
   }
   // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
