@@ -10,7 +10,7 @@ Hugging Face's LlamaRotaryEmbedding.forward, and ONNX's cos_cache/sin_cache inpu
     rounded to bfloat16, repeated pairs for a half-layout model, too few rows for --seq-len, the whole head rotated
     where the model rotates a quarter of it;
   - the text report prints in English and Chinese, its verdict row FAIL;
-  - refused with exit 2 and one line: a table without a model, naming --model.
+  - refused with exit 2 and one line: a table without a model, naming --model; --positions without dumps, naming it.
 
 Usage: check_engine_caches.py --rope PATH --out DIR
 """
@@ -57,6 +57,10 @@ def main():
     code, out, err = run(a.rope, ["check", "--cos-sin-cache", table])
     if code != 2 or len(err.strip().splitlines()) != 1 or "--model" not in err:
         failures.append(f"a table without a model: exit {code}, {err.strip()!r}")
+    count += 1
+    code, out, err = run(a.rope, ["check", "--cos-sin-cache", table, "--model", "qwen3-8b", "--positions", "0:8"])
+    if code != 2 or len(err.strip().splitlines()) != 1 or "--positions" not in err:
+        failures.append(f"--positions without dumps: exit {code}, {err.strip()!r}")
     for f in failures:
         print("FAIL:", f)
     print(f"{count - len(failures)} of {count} cases pass")
