@@ -81,3 +81,16 @@ def test_testing_cache_cases_pass_a_right_kernel_and_name_a_wrong_one(spec):
         rope.testing.assert_case(onnx_kernel(), case)
         report = rope.testing.check_case(onnx_kernel(flip_sin=True), case)
         assert not report.passed and report.data["diagnosis"]["matches"] == "rotation-reversed", case.id
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_onnx_caches_of_a_row_per_token(interleaved):
+    """ONNX's caches without position_ids: [batch, seq, rot/2], each token its own row; positions None."""
+    x = RNG.random((2, 4, 3, 8), dtype=np.float32)
+    cos, sin = RNG.random((2, 3, 4), dtype=np.float32), RNG.random((2, 3, 4), dtype=np.float32)
+    y = rotary_embedding(x, cos, sin, None, interleaved=int(interleaved)).astype(np.float32)
+    layout = "interleaved" if interleaved else "half"
+    assert rope.check(x, y, None, cos=cos, sin=sin, layout=layout).passed
+    wrong = rotary_embedding(x, cos, np.zeros_like(sin), None, interleaved=int(interleaved)).astype(np.float32)
+    report = rope.check(x, wrong, None, cos=cos, sin=sin, layout=layout)
+    assert not report.passed and report.data["diagnosis"]["matches"] == "table-sin-missing"

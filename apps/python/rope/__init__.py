@@ -375,6 +375,19 @@ def _settings(bits, *, positions=None, dtype=None, angles=None, sequence_starts=
             "name_a": _text(name_a, "name_a"), "name_b": _text(name_b, "name_b")}
 
 
+def _per_token(positions, cos, sin, cos_sin_cache):
+    """A table of a row per token, [batch, seq, w] (ONNX's caches without position_ids), as a table gathered by each
+    token's own row: the rows flattened to [batch·seq, w], the position ids [batch, seq] their indices b·seq + i."""
+    tables = [_as_numpy(t, name)[0] if t is not None else None
+              for t, name in ((cos, "cos"), (sin, "sin"), (cos_sin_cache, "cos_sin_cache"))]
+    first = next(t for t in tables if t is not None)
+    if first.ndim != 3:
+        return positions, cos, sin, cos_sin_cache
+    batch, seq = first.shape[:2]
+    flat = [None if t is None else t.reshape((-1,) + t.shape[2:]) for t in tables]
+    return np.arange(batch * seq, dtype=np.int64).reshape(batch, seq), flat[0], flat[1], flat[2]
+
+
 def _table(cos, sin, cos_sin_cache, layout, dtype):
     """The table settings of ``check``: each array given as the bytes of a .npy and whether its 16-bit integers are
     bfloat16 bit patterns, None where not given; the pairing ``layout`` ("" the spec's)."""
@@ -597,11 +610,14 @@ def check(before, after, positions, spec=None, dtype=None, *, angles=None, seque
     row of its position id, under (T1) (docs/check.md, "A kernel and the table it was handed"). Tables ``[max_pos, w]``
     (ONNX's ``cos_cache``/``sin_cache`` and flash-attn's ``[max_pos, rot/2]``, Hugging Face's repeated halves
     ``[max_pos, rot]``; vLLM's ``cos_sin_cache`` ``[max_pos, rot]``, cos then sin), NumPy arrays or torch tensors,
-    gathered by ``positions``. ``spec`` is then optional: it gives the pairing only, as ``layout=`` ("half",
-    "interleaved") does; without either the pairing is half."""
+    gathered by ``positions``; a table of a row per token ``[batch, seq, w]`` (ONNX's caches without
+    position_ids) with ``positions`` None, each token reading its own row. ``spec`` is then optional: it gives the
+    pairing only, as ``layout=`` ("half", "interleaved") does; without either the pairing is half."""
     if spec is None and cos is None and sin is None and cos_sin_cache is None:
         raise ValueError("spec: give a Spec (or a model's name), or the table the kernel was handed: cos= and sin=, "
                          "or cos_sin_cache=")
+    if positions is None and (cos is not None or cos_sin_cache is not None):
+        positions, cos, sin, cos_sin_cache = _per_token(positions, cos, sin, cos_sin_cache)
     hb, b, bits_b = _held(before, "before", dtype)
     if spec is None:  # the table is the reference: plain RoPE of the dump's head gives the pairing alone
         spec = Spec(head_dim=int(b.shape[-1]) if b.ndim else 1, layout=layout or "half")
