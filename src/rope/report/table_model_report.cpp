@@ -1,7 +1,6 @@
 // The printers of a cos/sin table against a model (table_model_report.hpp).
 #include "rope/report/table_model_report.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 #include <string>
@@ -9,6 +8,7 @@
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/report/model_text.hpp"
 #include "rope/report/printing.hpp"
@@ -60,18 +60,6 @@ Value table_model_value(const TableModelRun& run) {
   }
   v["findings"] = std::move(findings);
   return v;
-}
-
-Table table_model_table(const TableModelRun& run) {
-  const Eigen::VectorXd& theta = run.expected.theta();
-  const Eigen::Index n = std::max(theta.size(), run.measured_theta.size());
-  Eigen::VectorXd pair(n), model(n), measured(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    pair[i] = static_cast<double>(i);
-    model[i] = i < theta.size() ? theta[i] : std::nan("");
-    measured[i] = i < run.measured_theta.size() ? run.measured_theta[i] : std::nan("");
-  }
-  return Table{{"pair", "theta_model", "theta_measured"}, {pair, model, measured}};
 }
 
 void print_table_model(std::ostream& out, const TableModelRun& run, const Text& t) {

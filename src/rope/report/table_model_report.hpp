@@ -1,13 +1,12 @@
 /// @file
 /// The printers of a cos/sin table checked against a model (analysis/check/table_model.hpp): the text (the table, the
-/// model's RoPE, the entries compared under (T2), the verdict and each finding), the value (`--json`) and the CSV (a
-/// row per pair: its θ in the model and as measured from the table).
+/// model's RoPE, the entries compared under (T2), the verdict and each finding) and the value (`--json`: θ as measured
+/// from the table's columns among its fields).
 #pragma once
 
 #include <ostream>
 
 #include "rope/analysis/check/table_model.hpp"
-#include "rope/io/csv.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 
@@ -20,9 +19,6 @@ class Text;
 /// measured_base, measured_theta, findings [{name, message}].
 Value table_model_value(const TableModelRun& run);
 
-/// pair, theta_model, theta_measured.
-Table table_model_table(const TableModelRun& run);
-
 void print_table_model(std::ostream& out, const TableModelRun& run, const Text& t);
 
 /// Its report (report/emit.hpp).
@@ -32,7 +28,6 @@ struct Report<TableModelRun> {
   static void text(std::ostream& out, const TableModelRun& run, const Printing& how) {
     print_table_model(out, run, Text(how.lang));
   }
-  static Table csv(const TableModelRun& run) { return table_model_table(run); }
 };
 
 }  // namespace rope
