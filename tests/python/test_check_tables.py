@@ -94,3 +94,16 @@ def test_onnx_caches_of_a_row_per_token(interleaved):
     wrong = rotary_embedding(x, cos, np.zeros_like(sin), None, interleaved=int(interleaved)).astype(np.float32)
     report = rope.check(x, wrong, None, cos=cos, sin=sin, layout=layout)
     assert not report.passed and report.data["diagnosis"]["matches"] == "table-sin-missing"
+
+
+def test_onnx_3d_input_with_num_heads():
+    """ONNX's 3-D input [batch, seq, hidden] with num_heads 4: head_dim=8 reads it as [batch, seq, 4, 8]."""
+    x = RNG.random((2, 3, 32), dtype=np.float32)
+    cos, sin = RNG.random((50, 4), dtype=np.float32), RNG.random((50, 4), dtype=np.float32)
+    ids = RNG.integers(0, 50, (2, 3)).astype(np.int64)
+    y = rotary_embedding(x, cos, sin, ids, num_heads=4).astype(np.float32)
+    report = rope.check(x, y, ids, cos=cos, sin=sin, head_dim=8)
+    assert report.passed, report
+    assert report.data["expected"]["rotary_dim"] == 8 and report.total == 2 * 3 * 32
+    with pytest.raises(ValueError, match="head_dim"):
+        rope.check(x, y, ids, cos=cos, sin=sin, head_dim=5)

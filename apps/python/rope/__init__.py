@@ -375,6 +375,17 @@ def _settings(bits, *, positions=None, dtype=None, angles=None, sequence_starts=
             "name_a": _text(name_a, "name_a"), "name_b": _text(name_b, "name_b")}
 
 
+def _split_heads(x, head_dim, name, dtype):
+    """A 3-D [batch, seq, heads·head_dim] array (ONNX's RotaryEmbedding input with num_heads) viewed as [batch, seq,
+    heads, head_dim], and whether it holds bfloat16 bit patterns."""
+    arr, bits = _native(x, name, dtype)
+    n = _integer(head_dim, "head_dim")
+    if arr.ndim != 3 or n < 1 or arr.shape[-1] % n:
+        raise ValueError(f"{name}: head_dim={n} reads a 3-D array [batch, seq, heads·{n}] (ONNX's RotaryEmbedding "
+                         f"with num_heads); got shape {list(arr.shape)}")
+    return arr.reshape(arr.shape[0], arr.shape[1], arr.shape[2] // n, n), bits
+
+
 def _per_token(positions, cos, sin, cos_sin_cache):
     """A table of a row per token, [batch, seq, w] (ONNX's caches without position_ids), as a table gathered by each
     token's own row: the rows flattened to [batch·seq, w], the position ids [batch, seq] their indices b·seq + i."""
@@ -565,7 +576,7 @@ class PairReport:
 def check(before, after, positions, spec=None, dtype=None, *, angles=None, sequence_starts=None, axes=None,
           patches=None, rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None,
           shift_map=None, k_before=None, k_after=None, kv_head=None, cos=None, sin=None, cos_sin_cache=None,
-          layout=None):
+          layout=None, head_dim=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -611,13 +622,19 @@ def check(before, after, positions, spec=None, dtype=None, *, angles=None, seque
     (ONNX's ``cos_cache``/``sin_cache`` and flash-attn's ``[max_pos, rot/2]``, Hugging Face's repeated halves
     ``[max_pos, rot]``; vLLM's ``cos_sin_cache`` ``[max_pos, rot]``, cos then sin), NumPy arrays or torch tensors,
     gathered by ``positions``; a table of a row per token ``[batch, seq, w]`` (ONNX's caches without
-    position_ids) with ``positions`` None, each token reading its own row. ``spec`` is then optional: it gives the
+    position_ids) with ``positions`` None, each token reading its own row. ``head_dim=N`` reads 3-D arrays
+    [batch, seq, heads·N] as [batch, seq, heads, N] (ONNX's 3-D input with num_heads; ``rope check --head-dim``). ``spec`` is then optional: it gives the
     pairing only, as ``layout=`` ("half", "interleaved") does; without either the pairing is half."""
     if spec is None and cos is None and sin is None and cos_sin_cache is None:
         raise ValueError("spec: give a Spec (or a model's name), or the table the kernel was handed: cos= and sin=, "
                          "or cos_sin_cache=")
     if positions is None and (cos is not None or cos_sin_cache is not None):
         positions, cos, sin, cos_sin_cache = _per_token(positions, cos, sin, cos_sin_cache)
+    if head_dim is not None:
+        (before, bits), (after, bits_after) = (_split_heads(x, head_dim, name, dtype)
+                                               for x, name in ((before, "before"), (after, "after")))
+        dtype = "bf16" if dtype is None and (bits or bits_after) else dtype
+        axes = axes or "batch,seq,heads,d"
     hb, b, bits_b = _held(before, "before", dtype)
     if spec is None:  # the table is the reference: plain RoPE of the dump's head gives the pairing alone
         spec = Spec(head_dim=int(b.shape[-1]) if b.ndim else 1, layout=layout or "half")
