@@ -8,7 +8,7 @@ Hugging Face's LlamaRotaryEmbedding.forward, and ONNX's cos_cache/sin_cache inpu
   - each planted mistake fails (exit 1) with exactly the findings its manifest row names (JSON findings[].name):
     another base, the scaling ignored, the attention factor missing or applied twice, cos and sin swapped, values
     rounded to bfloat16, repeated pairs for a half-layout model, too few rows for --seq-len, the whole head rotated
-    where the model rotates a quarter of it;
+    where the model rotates a quarter of it; a planted base is the measured_base reported, bfloat16 caches included;
   - the text report prints in English and Chinese, its verdict row FAIL;
   - refused with exit 2 and one line: a table without a model, naming --model; --positions without dumps, naming it.
 
@@ -42,6 +42,8 @@ def main():
         if code != want or rep is None:
             failures.append(f"{r['name']}: exit {code}, expected {want}: {err.strip()}")
             continue
+        if r["measured_base"] is not None and rep["measured_base"] != r["measured_base"]:
+            failures.append(f"{r['name']}: measured_base {rep['measured_base']}, expected {r['measured_base']}")
         got = [x["name"] for x in rep["findings"]]
         if got != r["findings"] or rep["passed"] != (want == 0):
             failures.append(f"{r['name']}: findings {got}, expected {r['findings']}: "

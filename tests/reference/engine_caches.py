@@ -36,8 +36,8 @@ another base (10000), the scaling ignored (plain base), the attention factor mis
 sin swapped, values rounded to bfloat16, repeated pairs where the model splits halves, too few rows for --seq-len,
 the whole head's width for Qwen3-Next (partial_rotary_factor 0.25: base 1e7, rot 64 of 256).
 
-Writes DIR/<name>.npy files and DIR/manifest.json: rows {name, args (of rope check beside --json), findings (the
-names rope must report, [] for a pass)}.
+Writes DIR/<name>.npy files (and two bfloat16 safetensors) and DIR/manifest.json: rows {name, args (of rope check
+beside --json), findings (the names rope must report, [] for a pass), measured_base (the planted base, or null)}.
 
 With --docs, writes the two caches docs/check.md's examples read into data/dumps/ instead: vLLM's cos_sin_cache
 [128, 64] of Llama 3.2 1B (llama3: base 500000, factor 32, low 1, high 4, 8192; rot 64), cos_sin_cache_llama32.npy,
@@ -211,8 +211,21 @@ def main():
             np.save(paths[key], np.ascontiguousarray(a))
         return paths
 
+    def save_bf16(name, a):
+        """A safetensors file (huggingface/safetensors README, "Format") of one BF16 tensor "cache": the float32
+        values rounded to bfloat16 (bf16 above), their top 16 bits, as vLLM's cache.to(torch.bfloat16) holds them."""
+        path = os.path.join(out, f"{name}.safetensors")
+        raw = (bf16(a).view(np.uint32) >> 16).astype("<u2").tobytes()
+        header = json.dumps({"cache": {"dtype": "BF16", "shape": list(a.shape), "data_offsets": [0, len(raw)]}})
+        header = header.encode() + b" " * ((8 - len(header) % 8) % 8)
+        with open(path, "wb") as f:
+            f.write(len(header).to_bytes(8, "little") + header + raw)
+        return path
+
     def row(name, model, args, findings):
-        rows.append({"name": name, "args": MODELS[model]["args"] + args, "findings": findings})
+        """A case; a planted base (10000) is the measured_base rope must report."""
+        base = 10000.0 if {"base-other", "scaled-base-other"} & set(findings) else None
+        rows.append({"name": name, "args": MODELS[model]["args"] + args, "findings": findings, "measured_base": base})
 
     # vLLM's cos_sin_cache [max_pos, rot], cos then sin (the cache FlashInfer's apply_rope_with_cos_sin_cache takes).
     n = 512
@@ -225,6 +238,11 @@ def main():
             ["scaled-base-other"] if ("llama3" in m or "yarn" in m) else ["base-other"])
         p = save(f"vllm-{model}-bf16", cache=bf16(vllm_model_cache(m, n)))
         row(f"vllm {model}, bf16 values in float32", model, ["--cos-sin-cache", p["cache"]], ["rounded"])
+    # vLLM casts its cache to the model's dtype (base.py: cache.to(dtype)): a bfloat16 model's cache is bfloat16.
+    p = save_bf16("vllm-llama-bf16", vllm_model_cache(MODELS["llama-3.1-8b"], n))
+    row("vllm llama-3.1-8b, the cache in bfloat16", "llama-3.1-8b", ["--cos-sin-cache", p], [])
+    p = save_bf16("vllm-qwen3-bf16-base", vllm_model_cache(MODELS["qwen3-8b"], n, base=10000.0))
+    row("vllm qwen3-8b, the cache in bfloat16, base 10000", "qwen3-8b", ["--cos-sin-cache", p], ["base-other"])
     m = MODELS["llama-3.1-8b"]
     p = save("vllm-llama-plain", cache=vllm_model_cache(m, n, plain=True))
     row("vllm llama-3.1-8b, llama3 scaling left out", "llama-3.1-8b", ["--cos-sin-cache", p["cache"]],

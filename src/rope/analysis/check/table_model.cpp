@@ -123,6 +123,18 @@ double significant(double x, int digits) {
   return std::round(x * scale) / scale;
 }
 
+/// The bases tried for a fitted one: rounded to 1, 2, … 6 significant digits, the roundest first (each is compared
+/// with the whole table under (T2) before it is named), then the fit itself.
+std::vector<double> candidates(double fitted) {
+  std::vector<double> out;
+  for (int digits = 1; digits <= 6; ++digits) {
+    const double b = significant(fitted, digits);
+    if (out.empty() || b != out.back()) out.push_back(b);
+  }
+  out.push_back(fitted);
+  return out;
+}
+
 /// Whether every value of the table lies on `type`'s grid.
 bool on_grid(const GivenTable& t, DType type) {
   const auto on = [type](double v) { return round_to(type, v) == v; };
@@ -291,7 +303,7 @@ TableModelRun check_table_against_model(const TableReader& read, const CheckSett
   };
   const double all = fit_base(measured, t.half - 1);
   const std::optional<double> plain = [&]() -> std::optional<double> {
-    for (double b : {significant(all, 4), all}) {
+    for (double b : candidates(all)) {
       if (b > 1 && passes(plain_theta(b, t.half), b)) return b;
     }
     return std::nullopt;
@@ -324,7 +336,7 @@ TableModelRun check_table_against_model(const TableReader& read, const CheckSett
   }
   if (e.scaled() && n >= 8) {  // the fastest pairs are not scaled (YaRN, llama3): the base from the first quarter
     const double high = fit_base(measured, std::max(1, n / 4));
-    for (double b : {significant(high, 4), high}) {
+    for (double b : candidates(high)) {
       if (!(b > 1)) continue;
       CheckSettings other = s;
       other.base = b;

@@ -14,7 +14,7 @@
 /// bfloat16 or float16 (every value on that type's grid, within (T2) of that type), and θ measured from the table's
 /// columns — θ_i = (atan2(s_i(m), c_i(m)) + 2πk)/m at m = 1, 2, 4, … with k the whole turns m·θ_i predicted from the
 /// row before, exact to the table's rounding — as plain RoPE without the model's scaling, plain RoPE of another base
-/// (fitted by least squares on ln θ_i = −(2i/r)·ln b, rounded to 4 significant digits where that passes too), the
+/// (fitted by least squares on ln θ_i = −(2i/r)·ln b, rounded to the fewest significant digits that pass too), the
 /// model's scaling on another base, or, where none fits, the first pair whose θ departs.
 #pragma once
 
