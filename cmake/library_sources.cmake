@@ -122,6 +122,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/check/check_mode.cpp
   rope/analysis/check/compare_exact.cpp
   rope/analysis/check/cos_sin_table.cpp
+  rope/analysis/check/table_model.cpp
   rope/analysis/check/fast/check_kernel.cpp
   rope/analysis/check/fast/check_screen.cpp
   rope/analysis/check/fast/check_sample.cpp
@@ -195,6 +196,7 @@ set(ROPE_ANALYSIS_SOURCES
 set(ROPE_REPORT_SOURCES
   rope/report/tensor_list_report.cpp
   rope/report/check_layers_report.cpp
+  rope/report/table_model_report.cpp
   rope/report/check_ranks_report.cpp
   rope/report/cp_positions_report.cpp
   rope/report/apply_report.cpp

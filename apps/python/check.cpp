@@ -16,6 +16,7 @@
 #include "bindings.hpp"
 #include "report.hpp"
 #include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/check/cos_sin_table.hpp"
 #include "rope/analysis/check/diff_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/analysis/dumps/dump_slices.hpp"
@@ -64,6 +65,12 @@ struct CallSettings {
   std::string dtype, angles, axes, coefficients, lang = "en", name_a = "A", name_b = "B";
   bool grad = false, strict_order = false;
   std::optional<long> kv_head;
+  /// The table a kernel was handed (cos_sin_table.hpp): cos and sin, or vLLM's cos_sin_cache, each the bytes of a
+  /// .npy and whether its 16-bit integers are bfloat16 bit patterns; None where not given. `layout`: the pairing
+  /// ("half", "interleaved"; "" the spec's).
+  py::object cos = py::none(), sin = py::none(), cache = py::none();
+  std::string layout;
+  bool table_given() const { return !cos.is_none() || !sin.is_none() || !cache.is_none(); }
 };
 
 CallSettings settings_of(const py::dict& given) {
@@ -84,7 +91,50 @@ CallSettings settings_of(const py::dict& given) {
   text("lang", o.lang), text("name_a", o.name_a), text("name_b", o.name_b);
   flag("grad", o.grad), flag("strict_order", o.strict_order);
   if (given.contains("kv_head") && !given["kv_head"].is_none()) o.kv_head = given["kv_head"].cast<long>();
+  object("cos", o.cos), object("sin", o.sin), object("cos_sin_cache", o.cache), text("layout", o.layout);
   return o;
+}
+
+/// A table of the settings, (the .npy bytes, bfloat16 bits) as rope/__init__.py's _table gives it, read as a tensor.
+TensorData table_array(const py::object& given, const char* name) {
+  const auto t = given.cast<py::tuple>();
+  return read_array(t[0].cast<py::bytes>(), name, t[1].cast<bool>());
+}
+
+/// The table a kernel was handed as the reference instead of θ (cos_sin_table.hpp), as rope check --cos --sin or
+/// --cos-sin-cache takes it: the pairing from `layout=` or the spec, a row gathered by each position id (a table of a
+/// row per token needs the dump's tokens arranged as the command line arranges them: refused here), the model's
+/// layer types not tried.
+void use_table(const CallSettings& o, DumpPair& pair, RopeExpectation& e, LayerTypeTrial& trial) {
+  if (o.cache.is_none() && (o.cos.is_none() || o.sin.is_none())) {
+    throw InvalidArgument(error_msg("{0} needs {1}: a table is cos and sin (or give {2})",
+                                    option_name(o.cos.is_none() ? "sin" : "cos"),
+                                    option_name(o.cos.is_none() ? "cos" : "sin"), option_name("cos_sin_cache")));
+  }
+  if (!o.cache.is_none() && (!o.cos.is_none() || !o.sin.is_none())) {
+    throw InvalidArgument(error_msg("{0} holds cos and sin: leave out {1}", option_name("cos_sin_cache"),
+                                    option_name(o.cos.is_none() ? "sin" : "cos")));
+  }
+  if (!o.layout.empty()) e.rope.layout = parse_layout(o.layout);
+  const bool interleaved = e.rope.layout == Layout::Interleaved;
+  auto table = std::make_shared<GivenTable>(
+      o.cache.is_none() ? given_table(table_array(o.cos, "cos"), table_array(o.sin, "sin"), interleaved, std::nullopt,
+                                      pair.after.d, option_name("cos"))
+                        : given_cache_table(table_array(o.cache, "cos_sin_cache"), interleaved, std::nullopt,
+                                            pair.after.d, option_name("cos_sin_cache")));
+  if (table->per_token) {
+    throw InvalidArgument(error_msg("{0}: a table of a row per token {1}: give [max_pos, w] and the position ids",
+                                    table->name, shape_string(table->shape)));
+  }
+  for (const double p : pair.positions) {
+    if (!table->has_row(p)) {
+      throw InvalidArgument(error_msg("{0}: position {1} has no row in the table {2} of {3} rows (0 … {4})",
+                                      option_name("positions"), format_number(p), table->name, table->rows,
+                                      table->rows - 1));
+    }
+  }
+  expect_table(e, std::move(table));
+  trial = {};
 }
 
 /// A vision tower's patches, (row, column) each: [patches, 2] or [batch, patches, 2], the last axis as Hugging Face's
@@ -471,6 +521,7 @@ CheckRun check_held(const HeldArray& hb, const HeldArray& ha, const Spec& spec, 
   } else {
     set_python_mode(p, o.grad, o.shift, !o.positions.is_none());
   }
+  if (o.table_given()) use_table(o, p.pair, p.expected, p.trial);
   StreamSource source(TensorStream::in_memory(hb.data, hb.header, names[0]),
                       TensorStream::in_memory(ha.data, ha.header, names[1]), p.pair.axes, p.pair.segments_are_rows);
   if (!o.dtype.empty()) source.set_dtype(parse_dtype(o.dtype));

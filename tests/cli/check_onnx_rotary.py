@@ -11,6 +11,8 @@ random caches and position ids included):
     the halves of that cache exchanged are named table-cos-sin-swapped;
   - the same cache in one safetensors file of two tensors passes with --cos-tensor and --sin-tensor;
   - Hugging Face's (cos, sin) with repeated halves, whole and partial (8 of 16 channels), read as r/2 pairs;
+  - a non-rotation of the rotated block of a partial case: check offers no "closest" variant on the pass-through
+    channels every variant explains, and identify says it rotates channels 4 of 8, no pairing, no family, no fit;
   - refused with exit 2 and one line naming the option and the rule: --base, --factor beside a table; --cos without
     --sin; a position id with no row in the table; --positions beside a table of a row per token.
 
@@ -125,6 +127,29 @@ def main():
         if r < D:
             expect("HF partial, --partial-rotary-factor 0.5", hf + ["--partial-rotary-factor", "0.5"], 0)
             expect("HF partial, --partial-rotary-factor 0.25", hf + ["--partial-rotary-factor", "0.25"], 2)
+
+    # A non-rotation of the rotated block of a partial case (channels 4 of 8; the other 4 passed through): no variant
+    # is "the closest" by the pass-through channels every variant explains, and identify says it is no rotation, with
+    # or without positions.
+    partial = next(c for c in cases if c["case"] == "rotary_embedding_with_rotary_dim")
+    x = np.load(partial["before"])
+    y = x.copy()
+    y[..., :4] = x[..., :4] * 1.7 + 0.3
+    nonrot = os.path.join(a.out, "partial_not_rotation.npy")
+    np.save(nonrot, y.astype(np.float32))
+    rep = expect("partial non-rotation", ["--before", partial["before"], "--after", nonrot] + partial["args"], 1)
+    if rep and (rep["diagnosis"]["closest"] is not None or rep["diagnosis"]["departure"] is None):
+        failures.append(f"partial non-rotation: closest {rep['diagnosis']['closest']}: {rep['diagnosis']['message']}")
+    positions = [x for x in partial["args"] if x.endswith("position_ids.npy")]
+    for extra in ([], ["--positions"] + positions):
+        count += 1
+        code, rep, err = run_json(a.rope, ["identify", "--json", "--before", partial["before"], "--after", nonrot]
+                                  + extra)
+        if code != 0 or rep is None or rep["rotary_dim"] != 4 or rep["layout"] != "none" or rep["family"] is not None \
+                or rep["fits"]:
+            failures.append(f"identify of the partial non-rotation {extra}: exit {code}, "
+                            f"{ {k: (rep or {}).get(k) for k in ('rotary_dim', 'layout', 'family', 'fits')} } "
+                            f"{err.strip()}")
 
     # Refusals: one line naming the option.
     table = ["--cos", os.path.join(d, "cos.npy"), "--sin", os.path.join(d, "sin.npy")]

@@ -375,6 +375,39 @@ def _settings(bits, *, positions=None, dtype=None, angles=None, sequence_starts=
             "name_a": _text(name_a, "name_a"), "name_b": _text(name_b, "name_b")}
 
 
+def _split_heads(x, head_dim, name, dtype):
+    """A 3-D [batch, seq, heads·head_dim] array (ONNX's RotaryEmbedding input with num_heads) viewed as [batch, seq,
+    heads, head_dim], and whether it holds bfloat16 bit patterns."""
+    arr, bits = _native(x, name, dtype)
+    n = _integer(head_dim, "head_dim")
+    if arr.ndim != 3 or n < 1 or arr.shape[-1] % n:
+        raise ValueError(f"{name}: head_dim={n} reads a 3-D array [batch, seq, heads·{n}] (ONNX's RotaryEmbedding "
+                         f"with num_heads); got shape {list(arr.shape)}")
+    return arr.reshape(arr.shape[0], arr.shape[1], arr.shape[2] // n, n), bits
+
+
+def _per_token(positions, cos, sin, cos_sin_cache):
+    """A table of a row per token, [batch, seq, w] (ONNX's caches without position_ids), as a table gathered by each
+    token's own row: the rows flattened to [batch·seq, w], the position ids [batch, seq] their indices b·seq + i."""
+    tables = [_as_numpy(t, name)[0] if t is not None else None
+              for t, name in ((cos, "cos"), (sin, "sin"), (cos_sin_cache, "cos_sin_cache"))]
+    first = next(t for t in tables if t is not None)
+    if first.ndim != 3:
+        return positions, cos, sin, cos_sin_cache
+    batch, seq = first.shape[:2]
+    flat = [None if t is None else t.reshape((-1,) + t.shape[2:]) for t in tables]
+    return np.arange(batch * seq, dtype=np.int64).reshape(batch, seq), flat[0], flat[1], flat[2]
+
+
+def _table(cos, sin, cos_sin_cache, layout, dtype):
+    """The table settings of ``check``: each array given as the bytes of a .npy and whether its 16-bit integers are
+    bfloat16 bit patterns, None where not given; the pairing ``layout`` ("" the spec's)."""
+    def npy(x, name):
+        return None if x is None else _npy(x, name, dtype)
+    return {"cos": npy(cos, "cos"), "sin": npy(sin, "sin"), "cos_sin_cache": npy(cos_sin_cache, "cos_sin_cache"),
+            "layout": _text(layout, "layout") or ""}
+
+
 @_speaks_python("reference")
 def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
@@ -540,9 +573,10 @@ class PairReport:
 
 
 @_speaks_python("check")
-def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None, shift_map=None,
-          k_before=None, k_after=None, kv_head=None):
+def check(before, after, positions, spec=None, dtype=None, *, angles=None, sequence_starts=None, axes=None,
+          patches=None, rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None,
+          shift_map=None, k_before=None, k_after=None, kv_head=None, cos=None, sin=None, cos_sin_cache=None,
+          layout=None, head_dim=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -580,8 +614,30 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     read alike at the same positions (k may have fewer heads: GQA, q head h with k head h / (H_q / H_k)); each tensor
     gets its own verdict (``Report.k``: k's Report), then the pair, the identity ⟨R_m q, R_n k⟩ = qᵀ R_(n−m) k on a
     sample of the scores (``Report.pair``, a PairReport). ``bool(report)`` is then every verdict; ``passed`` q's.
-    docs/check.md, "q and k together"."""
+    docs/check.md, "q and k together".
+
+    ``cos=`` and ``sin=``, or ``cos_sin_cache=`` (``rope check --cos --sin``, ``--cos-sin-cache``): the table the
+    kernel was handed, the reference instead of θ: each element against the rotation by the table's own values at the
+    row of its position id, under (T1) (docs/check.md, "A kernel and the table it was handed"). Tables ``[max_pos, w]``
+    (ONNX's ``cos_cache``/``sin_cache`` and flash-attn's ``[max_pos, rot/2]``, Hugging Face's repeated halves
+    ``[max_pos, rot]``; vLLM's ``cos_sin_cache`` ``[max_pos, rot]``, cos then sin), NumPy arrays or torch tensors,
+    gathered by ``positions``; a table of a row per token ``[batch, seq, w]`` (ONNX's caches without
+    position_ids) with ``positions`` None, each token reading its own row. ``head_dim=N`` reads 3-D arrays
+    [batch, seq, heads·N] as [batch, seq, heads, N] (ONNX's 3-D input with num_heads; ``rope check --head-dim``). ``spec`` is then optional: it gives the
+    pairing only, as ``layout=`` ("half", "interleaved") does; without either the pairing is half."""
+    if spec is None and cos is None and sin is None and cos_sin_cache is None:
+        raise ValueError("spec: give a Spec (or a model's name), or the table the kernel was handed: cos= and sin=, "
+                         "or cos_sin_cache=")
+    if positions is None and (cos is not None or cos_sin_cache is not None):
+        positions, cos, sin, cos_sin_cache = _per_token(positions, cos, sin, cos_sin_cache)
+    if head_dim is not None:
+        (before, bits), (after, bits_after) = (_split_heads(x, head_dim, name, dtype)
+                                               for x, name in ((before, "before"), (after, "after")))
+        dtype = "bf16" if dtype is None and (bits or bits_after) else dtype
+        axes = axes or "batch,seq,heads,d"
     hb, b, bits_b = _held(before, "before", dtype)
+    if spec is None:  # the table is the reference: plain RoPE of the dump's head gives the pairing alone
+        spec = Spec(head_dim=int(b.shape[-1]) if b.ndim else 1, layout=layout or "half")
     ha, a, bits_a = _held(after, "after", dtype)
     bits = bits_b or bits_a
     hkb, kb, hka, ka = b"", None, b"", None
@@ -594,6 +650,7 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     settings = _settings(bits, positions=positions, dtype=dtype, angles=angles, sequence_starts=sequence_starts,
                          axes=axes, patches=patches, rope_delta=rope_delta, lang=lang, grad=grad, shift=shift,
                          strict_order=strict_order, coefficients=coefficients, shift_map=shift_map, kv_head=kv_head)
+    settings.update(_table(cos, sin, cos_sin_cache, layout, dtype))
     k = None if kb is None and ka is None else (hkb, kb, hka, ka)
     return Report(_rope.check_arrays((hb, b), (ha, a), _spec(spec)._impl, settings, k))
 

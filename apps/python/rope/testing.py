@@ -15,6 +15,11 @@ positions then [batch, seq]), q_rot of the same shape. An M-RoPE model's cases a
 3 rows (t, h, w): [3, seq], or [3, batch, seq] with q [batch, seq, heads, d]. Cases of a layer type call
 ``fn(q, positions, layer_type=NAME)`` and are left out when fn takes no ``layer_type``.
 
+A kernel handed a cos/sin table is ``fn(x, cos, sin, positions) -> x_rot``: ``cache_cases()`` gives x, the table
+(cos and sin [max_pos, rot/2], ONNX's and flash-attn's shape) and position ids gathering it, and checks the output
+against that table (``rope check --cos --sin``): random tables as ONNX's conformance tests use, a model's table, ids
+out of order, a table narrower than the head.
+
 A fused kernel that turns q and k in one call is ``fn(q, k, positions) -> (q_rot, k_rot)``: give ``kv_heads``
 (``cases(spec, heads=8, kv_heads=2)``, ``assert_implementation(fn, spec, heads=8, kv_heads=2)``; GQA when fewer than
 ``heads``): every case then also carries k, of kv_heads heads, and the check is ``rope check --k-before --k-after``:
@@ -30,7 +35,7 @@ import numpy as np
 
 from . import Report, Spec, _as_numpy, _spec, check
 
-__all__ = ["Case", "cases", "assert_rope", "assert_ranks", "assert_case", "check_case", "check_implementation",
+__all__ = ["Case", "cases", "cache_cases", "assert_rope", "assert_ranks", "assert_case", "check_case", "check_implementation",
            "assert_implementation", "ImplementationResult", "to_bf16", "assert_rope_grad"]
 
 
@@ -55,6 +60,9 @@ class Case:
     axes: Optional[str] = None
     layer_type: Optional[str] = None
     k: Optional[np.ndarray] = None  # a fused q+k kernel's cases (cases(kv_heads=)): k, kv_heads heads, q's positions
+    cos: Optional[np.ndarray] = None  # a kernel handed a table (cache_cases()): cos and sin [max_pos, rot/2]
+    sin: Optional[np.ndarray] = None
+    layout: Optional[str] = None  # the table's pairing ("half", "interleaved"; None: the spec's)
 
     def __str__(self):
         return self.id
@@ -202,9 +210,54 @@ def _mrope_cases(spec, rng, heads):
                "and w: position ids [3, batch, 1]", _q(rng, (2, 1, heads, d)), step, spec, axes="batch,seq,heads,d")
 
 
+def cache_cases(spec=None, *, heads=2, seed=0, layout=None) -> Iterator[Case]:
+    """The inputs of a kernel handed a cos/sin table, ``fn(x, cos, sin, positions) -> x_rot``: x [batch, seq, heads,
+    d], cos and sin [max_pos, rot/2] gathered by position ids [batch, seq] (ONNX's RotaryEmbedding and flash-attn's
+    shapes). Random tables (ONNX's conformance cases use np.random.rand: a kernel that recomputes θ, or drops a
+    magnitude, cannot pass them), ids out of order and repeated, and, with a ``spec``, the model's own table (its θ and
+    attention factor in float32) and a table of half the rotary width whose other channels pass through. The pairing
+    is ``layout`` ("half", "interleaved"), else the spec's, else half."""
+    rng = np.random.default_rng(seed)
+    model = None if spec is None else _spec(spec)
+    layout = layout or (model.layout if model is not None else "half")
+    d = model.head_dim if model is not None else 64
+    rot = model.rotary_dim if model is not None else d
+
+    def x(seq):
+        return rng.standard_normal((2, seq, heads, d)).astype(np.float32)
+
+    def random_table(rows, half):
+        return rng.random((rows, half), dtype=np.float32), rng.random((rows, half), dtype=np.float32)
+
+    cos, sin = random_table(64, rot // 2)
+    ids = rng.integers(0, 64, (2, 16)).astype(np.int64)
+    yield Case("cache-random", "a random table gathered by random position ids, as ONNX's conformance cases: the "
+               "kernel must apply the table it is handed, whatever its values", x(16), ids, model, cos=cos, sin=sin,
+               layout=layout)
+    ids = np.array([[9, 47, 36, 24, 11, 12], [63, 0, 0, 5, 62, 1]], dtype=np.int64)
+    yield Case("cache-ids-unordered", "position ids that are not increasing, repeated, and the table's first and "
+               "last rows", x(6), ids, model, cos=cos, sin=sin, layout=layout)
+    if model is not None:
+        inv = np.asarray(model.inv_freq, dtype=np.float32)
+        angles = (np.arange(4096, dtype=np.float32)[:, None] * inv[None, :]).astype(np.float32)
+        a = np.float32(model.attention_factor)
+        ids = np.stack([np.arange(4000, 4032), np.arange(100, 132)]).astype(np.int64)
+        yield Case("cache-model", f"{model.name}'s own table (θ and attention factor {float(a):g} in float32), "
+                   "positions past 4000", x(32), ids, model, cos=(np.cos(angles) * a).astype(np.float32),
+                   sin=(np.sin(angles) * a).astype(np.float32), layout=layout)
+        if rot >= 4:
+            cos, sin = random_table(64, rot // 4)
+            yield Case("cache-narrow", f"a table of {rot // 4} pairs: {rot // 2} channels rotate, the other "
+                       f"{d - rot // 2} pass through", x(16), rng.integers(0, 64, (2, 16)).astype(np.int64), model,
+                       cos=cos, sin=sin, layout=layout)
+
+
 def check_case(fn: Callable, case: Case) -> Report:
     """Runs ``fn`` on the case and checks its output (``rope check``); a case with k calls ``fn(q, k, positions)``
-    and checks q, k and their scores (``rope check --k-before --k-after``)."""
+    and checks q, k and their scores (``rope check --k-before --k-after``); a case with a table (cache_cases()) calls
+    ``fn(x, cos, sin, positions)`` and checks the output against that table (``rope check --cos --sin``)."""
+    if case.cos is not None:
+        return _check_output(case, fn(case.q, case.cos, case.sin, case.positions))
     inputs = (case.q, case.positions) if case.k is None else (case.q, case.k, case.positions)
     if case.layer_type is not None:
         out = fn(*inputs, layer_type=case.layer_type)
@@ -231,6 +284,9 @@ def _check_output(case, out):
         q_out, k_out = out, None
         bits = _shaped(case, out, "fn's q", case.q.shape)
     dtype = "bf16" if case.dtype == "bf16" or bits else None
+    if case.cos is not None:
+        return check(case.q, q_out, case.positions, case.spec, dtype=dtype, axes="batch,seq,heads,d", cos=case.cos,
+                     sin=case.sin, layout=case.layout)
     pair = {} if case.k is None else {"k_before": case.k, "k_after": k_out}
     return check(case.q, q_out, case.positions, case.spec, dtype=dtype, sequence_starts=case.sequence_starts,
                  axes=case.axes, **pair)

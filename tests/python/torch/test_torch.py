@@ -131,3 +131,25 @@ def test_positions_off_by_one_are_named():
 
     result = rope.testing.check_implementation(off_by_one, SPEC, framework="torch")
     assert not result.passed and result.report.matches == "positions-plus-one", str(result)
+
+
+def test_a_kernel_with_its_table_in_torch_tensors():
+    """A kernel handed flash-attn's tables [seq, rot/2] as torch tensors, its dumps in bfloat16: rope.check(...,
+    cos=, sin=) reads each tensor as it is (bfloat16 through its 16-bit view) and passes the table's own rotation;
+    sin's sign flipped is named."""
+    torch.manual_seed(0)
+    seq, heads, d = 16, 2, 64
+    inv = 1.0 / (10000.0 ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
+    freqs = torch.outer(torch.arange(seq, dtype=torch.float32), inv)
+    cos, sin = freqs.cos().to(torch.bfloat16), freqs.sin().to(torch.bfloat16)
+    x = torch.randn(seq, heads, d).to(torch.bfloat16)
+
+    def apply(x, cos, sin):  # rotate_half on [seq, heads, d], computed in float32 and stored in bfloat16
+        c, s = cos.float()[:, None, :], sin.float()[:, None, :]
+        x1, x2 = x.float()[..., : d // 2], x.float()[..., d // 2:]
+        return torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], dim=-1).to(torch.bfloat16)
+
+    positions = torch.arange(seq)
+    assert rope.check(x, apply(x, cos, sin), positions, cos=cos, sin=sin).passed
+    report = rope.check(x, apply(x, cos, -sin), positions, cos=cos, sin=sin)
+    assert not report.passed and report.data["diagnosis"]["matches"] == "rotation-reversed"

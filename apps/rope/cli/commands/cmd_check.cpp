@@ -22,6 +22,7 @@
 #include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_ranks_report.hpp"
 #include "rope/report/check_report.hpp"
+#include "rope/report/table_model_report.hpp"
 
 namespace rope::cli {
 
@@ -89,6 +90,48 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress, key_dumps(opt)});  // k: qk_pair.hpp
   emit_report(out, run, {opt.json, opt.lang, opt.digits});
   return run.all_passed() ? kOk : kVerifyFailed;  // with k: q's, k's and the pair's verdicts
+}
+
+/// Without dumps, the options that read or describe them are refused, naming the first given.
+void refuse_dump_options(const CLI::App& sub) {
+  for (const char* name : {"--before-tensor",
+                           "--after-tensor",
+                           "--tensor",
+                           "--positions",
+                           "--positions-tensor",
+                           "--sequence-starts",
+                           "--axes",
+                           "--axis-positions",
+                           "--rope-delta",
+                           "--bf16-bits",
+                           "--head-dim",
+                           "--dtype",
+                           "--grad",
+                           "--shift",
+                           "--shift-map",
+                           "--query",
+                           "--strict-order",
+                           "--coefficients",
+                           "--kv-head",
+                           "--k-before",
+                           "--k-after",
+                           "--k-before-tensor",
+                           "--k-after-tensor"}) {
+    if (sub.count(name) > 0) {
+      throw InvalidArgument(
+          error_msg("{0} describes dumps: a table alone is checked against the model (give {1} and "
+                    "{2} to check a kernel with it)",
+                    name, "--before", "--after"));
+    }
+  }
+}
+
+/// A cos/sin table without dumps: the table against the model's RoPE (table_model.hpp).
+int run_table_check(const CheckOptions& opt, const CLI::App& sub, std::ostream& out) {
+  refuse_dump_options(sub);
+  const TableModelRun run = run_table_model(check_settings(opt));
+  emit_report(out, run, {opt.json, opt.lang, opt.digits});
+  return run.passed() ? kOk : kVerifyFailed;
 }
 
 Command add_check_command(CLI::App& app) {
@@ -186,13 +229,15 @@ Command add_check_command(CLI::App& app) {
   sub->add_option("--cos", opt->table.cos,
                   "the cos table the kernel was handed, the reference instead of θ: [max_pos, w] gathered by "
                   "--positions, or [batch, seq, w] a row per token; w = r/2, or r with repeated halves (interleaved: "
-                  "pairs) (with --sin; docs/check.md (T1))")
+                  "pairs) (with --sin; docs/check.md (T1)); without --before and --after, with --model or --config: "
+                  "the table checked against the model's RoPE (docs/check.md (T2))")
       ->type_name("FILE");
   sub->add_option("--sin", opt->table.sin, "the sin table, the shape of --cos (may be --cos's file)")
       ->type_name("FILE");
   sub->add_option(
          "--cos-sin-cache", opt->table.cache,
-         "vLLM's cos_sin_cache [max_pos, r], cos then sin, gathered by --positions: the reference instead of θ")
+         "vLLM's cos_sin_cache [max_pos, r], cos then sin, gathered by --positions: the reference instead of θ (alone, "
+         "with --model or --config: checked against the model, (T2))")
       ->type_name("FILE");
   sub->add_option("--cos-tensor", opt->table.cos_tensor, "the tensor of --cos's file")->type_name("NAME");
   sub->add_option("--sin-tensor", opt->table.sin_tensor, "the tensor of --sin's file")->type_name("NAME");
@@ -216,6 +261,8 @@ Command add_check_command(CLI::App& app) {
                 throw InvalidArgument(error_msg("{0} is read with --rank-files (every rank's files of a run)", name));
               }
             }
+            if (opt->dumps.before.empty() && opt->dumps.after.empty() && opt->table.given())
+              return run_table_check(*opt, *sub, out);
             if (opt->dumps.before.empty() || opt->dumps.after.empty())
               throw InvalidArgument(error_msg("give --before and --after, or --rank-files"));
             return run_check(*opt, out);

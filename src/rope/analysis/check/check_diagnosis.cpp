@@ -783,7 +783,19 @@ void say_nothing_matches(CheckReport& report, std::size_t closest, const std::ve
   // near a positional bug would send the reader the wrong way). Where the dump first departs instead, and what it does
   // there; "comes close" only where no variant explains half of the dump.
   const DumpComparison& nearest = report.variants[closest].second;
-  const bool half_explained = 2 * (nearest.total - nearest.failing) >= nearest.total && nearest.total > 0;
+  // The channels a partial rotation passes through, where the dump leaves them right, are explained by every variant
+  // that leaves them alone: "half of the dump" counts the rotated channels' elements alone.
+  const int d = expected.rope.head_dim, r = expected.rotary_dim();
+  const Eigen::VectorXd& channels = report.comparison.channel_ratio;
+  long shared = 0;
+  if (r < d && d > 0 && channels.size() == d && nearest.total % d == 0) {
+    const int first = expected.rope.rotary_offset;
+    bool right = true;
+    for (int c = 0; c < d && right; ++c) right = (c >= first && c < first + r) || channels[c] <= 1;
+    if (right) shared = nearest.total / d * (d - r);
+  }
+  const long explained = std::max(0L, nearest.total - nearest.failing - shared), counted = nearest.total - shared;
+  const bool half_explained = counted > 0 && 2 * explained >= counted;
   const auto at = [&](long index) { return check_position_text(positions[static_cast<std::size_t>(index)]); };
   // A shift map's keys are each turned by their own δ, in no order: "correct until" one of them says nothing.
   if (expected.mode == CheckMode::ShiftMap) dg.correct_until.reset();
