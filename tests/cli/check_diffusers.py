@@ -175,6 +175,18 @@ def main():
                                 f"a note of the heads read whole: {err_h.strip()[:300]} {notes[:300]}")
             else:
                 print(f"check     {c['name'] + ' in heads':36} exit {code_h}  {named_h or ''}")
+    # identify names Cosmos 3 among the presets whose M-RoPE map, layout and frequencies its dump has (Qwen3-VL's
+    # interleave at θ 5e6: qwen3-vl-8b computes the same pairs).
+    case = next(c for c in cases if c["name"] == "cosmos3_f32_bshd")
+    cdir = os.path.join(manifest_dir, case["dir"])
+    ident = ["identify"] + [x for i, x in enumerate(dr.check_args(case, cdir))
+                            if x != "--config" and (i == 0 or dr.check_args(case, cdir)[i - 1] != "--config")]
+    code, out, err = run(a.rope, ident + ["--json"])
+    presets = [p["family"] for p in json.loads(out).get("mrope", {}).get("presets", [])] if code in (0, 1) else []
+    if "Cosmos 3" not in presets:
+        failures.append(f"identify cosmos3_f32_bshd: exit {code}, Cosmos 3 not among the presets {presets}: {err[:200]}")
+    else:
+        print(f"identify  cosmos3_f32_bshd                     presets {', '.join(presets)}")
     # Cosmos 3's sections in each spelling Cosmos3OmniTransformer.__init__ reads (transformer_cosmos3.py:431-434):
     # rope_axes_dim; rope_scaling's mrope_section without mrope_interleaved (the class interleaves whatever that key
     # says); neither (the default [24, 20, 20]). Each reads Qwen3-VL's interleave: the dump passes, the chunked
