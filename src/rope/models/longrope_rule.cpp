@@ -17,8 +17,9 @@ namespace {
 RopeSpec dynamic_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::optional<double> max_position) {
   if (rule.engine == LongRopeEngine::Hf) return max_position ? spec_at_position(spec, *max_position) : spec;
   if (rule.engine != LongRopeEngine::Vllm) {
-    throw InvalidArgument(error_msg("{0} {1}: rope reads dynamic NTK's length as hf or vllm compute it, not as {1}",
-                                    option_name("engine"), to_string(rule.engine)));
+    throw InvalidArgument(
+        error_msg("{0} {1}: rope reads dynamic NTK's length as hf or vllm compute it, not as this engine",
+                  option_name("engine"), to_string(rule.engine)));
   }
   if (spec.config.dynamic_served) return spec;  // the rule applied already (with_longrope_rule)
   if (spec.config.seq_len) {

@@ -22,7 +22,10 @@ VariantRow row() {
   r.detection = VariantDetection::Compared;
   r.parameters = "";
   r.changes = [](E) { return msg("the frequencies of another engine's reading of the config"); };
-  r.says = [](S c) { return c.expected.engine_other->says; };
+  r.says = [](S c) {
+    return c.expected.engine_other ? c.expected.engine_other->says
+                                   : msg("the frequencies of another engine's reading of the config");
+  };
   r.from_expectation = {[](F f) { return not_fope(f) && f.expected.engine_other.has_value(); },
                         [](F f, Out out) {
                           RopeExpectation o = with_theta(f.expected, f.expected.engine_other->theta);

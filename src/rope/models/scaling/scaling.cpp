@@ -231,9 +231,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       if (!(x > 0)) {
         // f·L/M − (f − 1) <= 0: the power of a number <= 0 is no real base (vLLM's cache then holds NaN or 1e38).
         throw InvalidArgument(
-            error_msg("dynamic NTK at length {0}: f·L/M − (f − 1) = {1}·{0}/{2} − {3} = {4} is not "
-                      "> 0, so the base is not a real number",
-                      L, f, M, f - 1.0, x));
+            error_msg("dynamic NTK at length L = {0}: f·L/M − (f − 1) = {1} is not > 0 (f {2}, M {3}), so the base is "
+                      "not a real number",
+                      L, x, f, M));
       }
       const double b = ntk_base(k.base, x, k.d, c.type);
       p.inv_freq = frequencies(k.d, b);
