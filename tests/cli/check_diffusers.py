@@ -9,7 +9,8 @@ the NumPy ports of Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video, Cos
     1e-12; padding pairs 0), the axis of every pair the port's;
   - data/families.json's diffusers rows: each class's layout as `rope inspect` gives it;
   - `rope check` on each dump the port writes as the source computes it (f32 and bf16, [batch, seq, heads, d] and
-    [batch, heads, seq, d]; LTX's [batch, seq, heads·d], the shape its processor rotates): exit 0;
+    [batch, heads, seq, d]; LTX's [batch, seq, heads·d], the shape its processor rotates, and its [batch, seq,
+    heads, d] read whole, each head its slice of the wide table): exit 0;
     each named mistake's dump: exit 1, named where the variant table has its row (NAMED).
 
 Usage: check_diffusers.py --rope PATH --out DIR
@@ -160,6 +161,32 @@ def main():
             _, text, _ = run(a.rope, args)
             if "(first: index 1, position (0, 0, 0)): 1–2" not in text or "(0, 0, 0)–(0, 0, 0)" in text:
                 failures.append(f"check {c['name']}: the failing text tokens not listed by index: {text}")
+        if c["rope_width"] != c["d"] and c["layout"] == "bshd":
+            # LTX's dump in heads, [batch, seq, heads, d] as the attention holds q after the split: read as the one
+            # [batch, seq, heads·d] vector the model turns, each head its slice of the wide table; the same answer.
+            heads = args[:]
+            heads[heads.index("--before") + 1] = os.path.join(d, "q.npy")
+            heads[heads.index("--after") + 1] = os.path.join(d, "q_rope.npy")
+            code_h, out_h, err_h = run(a.rope, heads + ["--json"])
+            named_h = (json.loads(out_h).get("diagnosis") or {}).get("matches") if code_h in (0, 1) else None
+            notes = " ".join(json.loads(out_h).get("notes", [])) if code_h in (0, 1) else ""
+            if code_h != code or named_h != named or "heads of d =" not in notes:
+                failures.append(f"check {c['name']} in heads: exit {code_h} named {named_h}, expected {code} {named}, "
+                                f"a note of the heads read whole: {err_h.strip()[:300]} {notes[:300]}")
+            else:
+                print(f"check     {c['name'] + ' in heads':36} exit {code_h}  {named_h or ''}")
+    # identify names Cosmos 3 among the presets whose M-RoPE map, layout and frequencies its dump has (Qwen3-VL's
+    # interleave at θ 5e6: qwen3-vl-8b computes the same pairs).
+    case = next(c for c in cases if c["name"] == "cosmos3_f32_bshd")
+    cdir = os.path.join(manifest_dir, case["dir"])
+    ident = ["identify"] + [x for i, x in enumerate(dr.check_args(case, cdir))
+                            if x != "--config" and (i == 0 or dr.check_args(case, cdir)[i - 1] != "--config")]
+    code, out, err = run(a.rope, ident + ["--json"])
+    presets = [p["family"] for p in json.loads(out).get("mrope", {}).get("presets", [])] if code in (0, 1) else []
+    if "Cosmos 3" not in presets:
+        failures.append(f"identify cosmos3_f32_bshd: exit {code}, Cosmos 3 not among the presets {presets}: {err[:200]}")
+    else:
+        print(f"identify  cosmos3_f32_bshd                     presets {', '.join(presets)}")
     # Cosmos 3's sections in each spelling Cosmos3OmniTransformer.__init__ reads (transformer_cosmos3.py:431-434):
     # rope_axes_dim; rope_scaling's mrope_section without mrope_interleaved (the class interleaves whatever that key
     # says); neither (the default [24, 20, 20]). Each reads Qwen3-VL's interleave: the dump passes, the chunked

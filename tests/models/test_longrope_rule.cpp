@@ -1,3 +1,4 @@
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <optional>
@@ -75,6 +76,57 @@ TEST(LongRopeRule, AnEngineOnAModelWithoutLongRopeIsSaidToChangeNothing) {
   EXPECT_THAT([&] { with_longrope_rule(phi, longrope_rule("vllm", std::nullopt, std::nullopt)); },
               ::testing::ThrowsMessage<InvalidArgument>(
                   ::testing::HasSubstr("engine vllm chooses LongRoPE's list by its context")));
+}
+
+// Dynamic NTK's length per engine (longrope_engine.hpp): one config (f 4, M 4096, rope_theta 10000, d 128), the base
+// base·(f·L/M − (f − 1))^(d/(d−2)) at HF's L = max(max position + 1, M) or at vLLM's max_model_len, unguarded. The
+// dumps of both engines: tests/reference/dynamic_engines.py.
+struct DynamicRuleCase {
+  const char* name;
+  LongRopeRule rule;
+  std::optional<double> max_position;
+  double x;  ///< f·L/M − (f − 1) at the engine's L
+};
+
+const DynamicRuleCase kDynamicRuleCases[] = {
+    {"HfBelowM", {LongRopeEngine::Hf, std::nullopt}, 100.0, 1.0},
+    {"HfPastM", {LongRopeEngine::Hf, std::nullopt}, 5000.0, 4.0 * 5001 / 4096 - 3},
+    {"VllmAtFTimesM", {LongRopeEngine::Vllm, std::nullopt}, 100.0, 13.0},
+    {"VllmServed8192", {LongRopeEngine::Vllm, 8192L}, std::nullopt, 5.0},
+    {"VllmServedBelowM", {LongRopeEngine::Vllm, 3584L}, 100.0, 0.5},
+};
+
+RopeSpec dynamic_spec() {
+  RopeOverrides o;
+  o.head_dim = 128;
+  o.scaling = "dynamic";
+  o.factor = 4.0;
+  o.max_position_embeddings = 4096;
+  return resolve_model_rope({}, o).spec;
+}
+
+class DynamicRule : public ::testing::TestWithParam<DynamicRuleCase> {};
+
+TEST_P(DynamicRule, TakesTheLengthOfItsEngine) {
+  const DynamicRuleCase& c = GetParam();
+  const RopeSpec chosen = spec_with_rule(dynamic_spec(), c.rule, c.max_position);
+  EXPECT_NEAR(*chosen.params.effective_base, 10000.0 * std::pow(c.x, 128.0 / 126.0), 1e-9 * 10000.0 * c.x * c.x);
+}
+
+INSTANTIATE_TEST_SUITE_P(DynamicRules, DynamicRule, ::testing::ValuesIn(kDynamicRuleCases),
+                         [](const ::testing::TestParamInfo<DynamicRuleCase>& i) { return std::string(i.param.name); });
+
+TEST(DynamicRule, ALengthWithoutARealBaseAndAnEngineWithoutAReadingAreRefused) {
+  EXPECT_THAT(
+      [] {
+        spec_with_rule(dynamic_spec(), {LongRopeEngine::Vllm, 2048L}, std::nullopt);
+      },
+      ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("is not > 0")));
+  EXPECT_THAT(
+      [] {
+        spec_with_rule(dynamic_spec(), {LongRopeEngine::Sglang, std::nullopt}, 100.0);
+      },
+      ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("as hf or vllm compute it")));
 }
 
 TEST(LongRopeRule, AContextRuleAndASeqLenAreRefusedTogether) {

@@ -154,6 +154,25 @@ def longrope_engines(out, rows):
         row(rows, "longrope_engines", c["name"], check, c["exit"], named, identify={"layout": "half", "rotary_dim": m["d"]})
 
 
+def engine_readings(generator, out, rows):
+    """A port of engines reading one config otherwise (dynamic_engines.py, deepseek_v4_official.py): each case's
+    options hold the config."""
+    d, m = generate(f"{generator}.py", out)
+    for c in m["cases"]:
+        dd = os.path.join(d, c["dir"])
+        check = ["--before", os.path.join(dd, "q.npy"), "--after", os.path.join(dd, "q_rope.npy"), "--positions",
+                 os.path.join(dd, "positions.npy")] + c["options"]
+        row(rows, generator, c["name"], check, c["exit"], c["variant"])
+
+
+def dynamic_engines(out, rows):
+    engine_readings("dynamic_engines", out, rows)
+
+
+def deepseek_v4_official(out, rows):
+    engine_readings("deepseek_v4_official", out, rows)
+
+
 def openpangu_mrope(out, rows):
     d, m = generate("openpangu_mrope.py", out)
     for c in m["cases"]:
@@ -240,8 +259,8 @@ def diagnosis_2026(out, rows):
 
 
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
-              longrope_engines, openpangu_mrope, gemma4_vision, deepseek_v4, shift_map, qk_pairs, diffusers,
-              diagnosis_2026]
+              longrope_engines, dynamic_engines, openpangu_mrope, gemma4_vision, deepseek_v4, deepseek_v4_official,
+              shift_map, qk_pairs, diffusers, diagnosis_2026]
 
 
 def main():

@@ -17,8 +17,8 @@ _compute_yarn_parameters). Each case changes one step:
                         channels 64…127 keep their input: named elements-unrotated, found channel 64, channels 64
     dynamic_at_longest  [512, 12, 64], base 1000, dynamic NTK f 2 from L0 2048: the engine computes the base once at
                         f·L0 = 4096 (_compute_dynamic_ntk_parameters with seq_len 4096) instead of at
-                        max(seq_len, L0) = 2048: named dynamic-length-other, found length 4096; identify reads
-                        base 3108.22
+                        max(seq_len, L0) = 2048: vLLM's reading of the config (its max_model_len f·L0 at start-up),
+                        named engine-reading-other; identify reads base 3108.22
     attention_twice     [256, 8, 128], YaRN f 64 from 4096, base 10000: the attention factor a = 0.1·ln f + 1 =
                         1.41589 fed to the same formula again, 0.1·ln f·a + 1 = 1.58885: named norm-scaled, found
                         factor 1.58885 / 1.41589 = 1.12216 and the formula named
@@ -156,7 +156,7 @@ def main():
     base = dynamic_base(1000.0, 64, 2.0, 2048, 4096)
     save("dynamic_at_longest", q, hf_rope(q, pos512, inv_freq(base, 64)), pos512,
          ["--base", "1000", "--layout", "half", "--scaling", "dynamic", "--factor", "2", "--max-position-embeddings",
-          "2048", "--angles", "float32"], "dynamic-length-other", {"length": 4096.0}, found_rel=1e-3,
+          "2048", "--angles", "float32"], "engine-reading-other",
          identify={"layout": "half", "rotary_offset": 0, "rotary_dim": 64},
          identify_family={"family": "default", "base": float(base)})
 

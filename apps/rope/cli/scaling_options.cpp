@@ -115,8 +115,8 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
       ->type_name("NAME")
       ->group("Scaling");
   app.add_option("--engine", o.engine,
-                 "longrope: whose rule picks the short or long list: hf (default: max(position) + 1 > L0), vllm "
-                 "(--max-model-len), sglang (any position > L0) or llamacpp (--n-ctx) (docs/scaling.md)")
+                 "whose reading of the config: hf (default), vllm (--max-model-len), sglang, llamacpp (--n-ctx) or "
+                 "official: LongRoPE's list, dynamic NTK's length (hf, vllm), DeepSeek-V4's layers (docs/scaling.md)")
       ->type_name("NAME")
       ->group("Scaling");
   add_optional(app, "--max-model-len", o.max_model_len, "with --engine vllm: vLLM's max_model_len");

@@ -19,7 +19,11 @@ double NopeTemperature::at(double position) const {
 
 double QueryScaling::at(double position) const { return 1.0 + beta * std::log1p(std::floor(position / original)); }
 
-const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view which) {
+bool is_layer_index(std::string_view which) {
+  return !which.empty() && which.find_first_not_of("0123456789") == std::string_view::npos && which.size() < 9;
+}
+
+const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view which, bool official) {
   if (m.layer_types.empty()) {
     throw InvalidArgument(error_msg("layer type '{0}': {1} uses one RoPE in every layer", which, m.name));
   }
@@ -30,9 +34,10 @@ const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view wh
     names.push_back(lt.name);
     for (int i : lt.layers) layers = std::max(layers, i + 1);
   }
-  if (!which.empty() && which.find_first_not_of("0123456789") == std::string_view::npos && which.size() < 9) {
+  if (is_layer_index(which)) {
     const int index = std::stoi(std::string(which));
     for (const LayerTypeRope& lt : m.layer_types) {
+      if (official && lt.hf_index_only) continue;
       for (int i : lt.layers) {
         if (i == index) return lt;
       }

@@ -23,6 +23,11 @@ RopeSpec spec_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::opt
 /// @throws InvalidArgument as spec_with_rule, and for vLLM's or llama.cpp's rule without its context on LongRoPE.
 ModelRope with_longrope_rule(ModelRope rope, const LongRopeRule& rule);
 
+/// The layer type the engine gives the selected layer index, where engines differ (ModelRope::other_layer_reading,
+/// DeepSeek-V4): HF's rule keeps HF's port's; every other engine (the official inference, vLLM, SGLang, llama.cpp)
+/// takes the official inference's, and HF's becomes the other reading. Unchanged otherwise, and when applied already.
+ModelRope with_layer_reading(ModelRope rope, const LongRopeRule& rule);
+
 /// The warning for an engine named (`rule.given`) where no spec of `rope` is LongRoPE, the one rope_type whose list
 /// an engine chooses; nullopt otherwise.
 std::optional<Message> longrope_rule_unused(const ModelRope& rope, const LongRopeRule& rule);

@@ -63,6 +63,10 @@ struct LayerTypeRope {
   /// Its heads rotate their first channels even where the model's heads rotate the last (MLA's [nope | rope]): the
   /// indexers' heads are [rope | nope] (src/models/deepseek32.cpp:179 at de3ff815ea7d).
   bool first_channels = false;
+  /// A layer index names this type under Hugging Face's reading only: DeepSeek-V4's main, with which HF's port turns
+  /// every layer's queries. The official inference (and vLLM, SGLang, llama.cpp) turn a compressed layer's queries
+  /// with that layer's own type (select_layer_type with `official`).
+  bool hf_index_only = false;
 };
 
 /// Llama 4's query temperature on NoPE layers (HF Llama4TextAttention, attn_temperature_tuning):

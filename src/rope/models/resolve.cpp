@@ -327,6 +327,14 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
     }
     r.layers.push_back(std::move(l));
   }
+  // A layer index that HF's reading and the official inference's give different layer types (DeepSeek-V4): the
+  // spec is HF's; the official type is kept for the engines that read it (longrope_rule.hpp, with_layer_reading).
+  if (is_layer_index(o.layer_type) && from_file) {
+    const LayerTypeRope& official = select_layer_type(m, o.layer_type, true);
+    if (official.name != m.layer_type && official.rope) {
+      r.other_layer_reading = ModelRope::OtherLayerReading{official.name, std::stoi(o.layer_type), true};
+    }
+  }
   return r;
 }
 

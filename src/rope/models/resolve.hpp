@@ -103,6 +103,15 @@ struct ModelRope {
   std::vector<LayerRope> layers;
   /// Nothing beyond plain RoPE of a head dimension and base was asked for: no model, no scaling, no vision.
   bool plain = false;
+  /// Where engines give the selected layer index another layer type (DeepSeek-V4: HF's port turns every layer's
+  /// queries with main, the official inference a compressed layer's with its own type): that other type, the layer,
+  /// and whether the other reading is the official inference's (else HF's port's). nullopt: no such difference.
+  struct OtherLayerReading {
+    std::string layer_type;
+    int layer = 0;
+    bool official = false;
+  };
+  std::optional<OtherLayerReading> other_layer_reading;
 
   /// The layer type of layer `index`, or nullptr when the model has no layer types or no such layer.
   const LayerRope* layer(int index) const;

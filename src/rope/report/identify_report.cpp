@@ -289,6 +289,14 @@ Value identify_value(const IdentifyRun& run) {
     m["pair_axis"] = id.axes->pair_axis;
     m["sections"] = id.axes->sections.empty() ? Value() : Value(id.axes->sections);
     m["order"] = id.axes->order ? Value(std::string(to_string(*id.axes->order))) : Value();
+    Value presets = Value::array();
+    for (const auto& [family, preset] : id.axes->presets) {
+      Value f = Value::object();
+      f["family"] = family;
+      f["preset"] = preset;
+      presets.push_back(f);
+    }
+    m["presets"] = presets;
   }
   return j;
 }
@@ -438,6 +446,13 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
                 : t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base));
       } else {
         row(t.tr("family"), family_text(id.fit, t));
+        if (id.axes && !id.axes->presets.empty()) {
+          std::vector<std::string> names;
+          for (const auto& [family, preset] : id.axes->presets) {
+            names.push_back(family == preset ? preset : fmt::format("{} ({})", family, preset));
+          }
+          row(t.tr("presets that fit"), fmt::format("{}", fmt::join(names, ", ")));
+        }
       }
     }
     // The family is the simplest fit within the noise of the smallest residual (analysis/identify/identify.cpp): the

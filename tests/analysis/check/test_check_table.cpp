@@ -392,6 +392,10 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   cq.channel_ratio = Eigen::VectorXd::Zero(qwen.rope.head_dim);
   const VariantDump centred{joint, cq, 1, qwen.rope.head_dim, -1, std::nullopt};
   for (const Variant& v : table_variants({qwen, &centred})) built.insert(v.kind);
+  // Another engine's reading of the config (expectation.cpp: dynamic NTK's base at vLLM's max_model_len).
+  RopeExpectation engine = test::expect_half(8);
+  engine.engine_other = RopeExpectation::EngineOther{engine.theta() * 0.5, 1.0, Message::same("another reading")};
+  for (const Variant& v : check_variants(engine)) built.insert(v.kind);
   // A given cos/sin table (cos_sin_table.hpp): its own rows, and its rows gathered by index where ids are given.
   RopeExpectation given = test::expect_half(8);
   TensorData half;

@@ -91,6 +91,15 @@ struct RopeExpectation {
     bool is_short = false;
   };
   std::optional<OtherList> longrope_other;
+  /// Where engines read one config otherwise (longrope_engine.hpp: dynamic NTK's length; DeepSeek-V4's RoPE per
+  /// layer): the frequencies and attention factor of the reading not checked, and the sentence that names it (the
+  /// variant "another engine's reading").
+  struct EngineOther {
+    Eigen::VectorXd theta;
+    double attention_factor = 1.0;
+    Message says;
+  };
+  std::optional<EngineOther> engine_other;
   /// SGLang's short batch whose largest position is exactly L0 (this value; 0: none): the token at L0 reads row L0 of
   /// its [short | long] cache, the long list's position 0, and does not turn (engine_cache_positions, expectation.hpp).
   double longrope_l0_unturned = 0;

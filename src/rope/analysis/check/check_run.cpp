@@ -452,6 +452,25 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
       model = flat;
     }
   }
+  if (request.dumps.head_dim == 0 && s.source.any() && !run.nope && dumps.after.heads > 1 &&
+      (dumps.axes == DumpAxes::SeqHeadsD || dumps.axes == DumpAxes::BatchSeqHeadsD)) {
+    // Heads apart, [batch, seq, heads, d], of a model whose one rotation spans every head before the split
+    // (LTX-Video: LTXVideoRotaryPosEmbed(dim=inner_dim)): head h holds channels h·d … h·d + d − 1 of the wide table.
+    // Read as the one vector [batch, seq, heads·d] the model turns.
+    const ModelRope whole = resolve_for(s, dumps.after.d);
+    const long heads = dumps.after.heads, d = dumps.after.d;
+    if (whole.model.grid && whole.model.grid->model == GridModel::Ltx && whole.spec.head_dim == heads * d) {
+      DumpFiles viewed = request.dumps;
+      viewed.merge_heads = true;
+      dumps = open_dumps(viewed);
+      model = whole;
+      head_view_note =
+          msg("the dump's {0} heads of d = {1} are the one vector of {2} channels that {3} turns before "
+              "splitting it into heads: read as [batch, seq, {2}], head h the channels h·{1} … h·{1} + "
+              "{4} of the table",
+              heads, d, heads * d, whole.spec.name, d - 1);
+    }
+  }
   if (s.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
     std::fill(dumps.positions.begin(), dumps.positions.end(), s.shift);
     dumps.positions_text = format_number(s.shift);

@@ -130,6 +130,16 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     if (before.shape == after.shape) before.shape = view;
     after.shape = view;
   }
+  // A dump of heads apart whose model turns them as one vector (LTX-Video): its last two axes are one, the same
+  // elements in the same order (C order), [.., heads, d] viewed [.., 1, heads·d].
+  if (o.merge_heads && after.shape.size() >= 3) {
+    view = after.shape;
+    const long merged = view[view.size() - 2] * view.back();
+    view[view.size() - 2] = 1;
+    view.back() = merged;
+    if (before.shape == after.shape) before.shape = view;
+    after.shape = view;
+  }
   // The positions as typed or read; the library arranges the dumps with them (analysis/dumps/dump_pair.hpp).
   DumpPairInput input;
   LoadedDumps l;

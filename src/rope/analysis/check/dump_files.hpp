@@ -42,6 +42,9 @@ struct DumpFiles {
   /// --head-dim N (rope check), or the config's head_dim: a flat [tokens, heads·N] dump read as [tokens, heads, N],
   /// as vLLM and SGLang view their rotary inputs (query.view(num_tokens, -1, head_size)); 0: the shape's own d.
   int head_dim = 0;
+  /// A dump of heads apart, [batch, seq, heads, d] or [seq, heads, d], read as one vector of heads·d per token
+  /// ([batch, seq, 1, heads·d]): a model whose one rotation spans every head before they are split (LTX-Video).
+  bool merge_heads = false;
   /// A cos/sin table of a row per token [batch, seq, w] (cos_sin_table.hpp) and no positions given: the dump's
   /// `token_batch` batch rows of `token_seq` tokens laid along the sequence axis, as [batch, seq] positions lay them,
   /// each token at its own index b·seq + i (its row of the table); 0: not such a table.

@@ -1,6 +1,8 @@
 #include "rope/analysis/check/expectation.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
@@ -11,8 +13,34 @@
 
 namespace rope {
 
+namespace {
+
+/// The sentence of a layer index that the other reading gives another layer type (DeepSeek-V4): `other` that type's
+/// spec, `mine` the checked one's.
+Message layer_reading_says(const ModelRope::OtherLayerReading& o, const RopeSpec& other, const RopeSpec& mine) {
+  const auto rope = [](const RopeSpec& s) {
+    return fmt::format("{} (base {:g}, {})", s.layer_type, s.config.base, to_string(s.config.type));
+  };
+  if (o.official) {
+    return msg(
+        "matches the official inference's reading of layer {0}, not HF's port: {1}, with which the official "
+        "inference, vLLM, SGLang and llama.cpp turn this layer's queries and window keys, where HF's port turns "
+        "every layer's queries with {2}",
+        o.layer, rope(other), rope(mine));
+  }
+  return msg(
+      "matches HF's port's reading of layer {0}, not the official inference's: {1}, with which HF's port turns "
+      "every layer's queries, where the official inference, vLLM, SGLang and llama.cpp turn this layer's with "
+      "{2}",
+      o.layer, rope(other), rope(mine));
+}
+
+}  // namespace
+
 RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& q) {
   const int head_dim = q.head_dim;
+  // The layer type the engine gives a layer index (DeepSeek-V4: HF's port or the official inference's).
+  rope = with_layer_reading(std::move(rope), q.longrope);
   // LongRoPE's list is the one the engine's rule picks (longrope_rule.hpp; HF's by default: seq_len =
   // max(position_ids) + 1 > L0; SGLang's any position > L0; vLLM and llama.cpp by their context).
   Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen
@@ -27,9 +55,48 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     other_list = rope_parameters(other).inv_freq;
     rope.spec = chosen;
   }
-  // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
-  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic)
-    rope.spec = spec_at_position(rope.spec, q.max_position);
+  // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1,
+  // vLLM once at its max_model_len (longrope_rule.hpp); the other engine's reading is kept for its variant.
+  std::optional<RopeExpectation::EngineOther> engine_other;
+  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic) {
+    const RopeSpec chosen = spec_with_rule(rope.spec, q.longrope, q.max_position);
+    const bool vllm = chosen.config.dynamic_served;
+    if (!chosen.config.ntk_alpha && (vllm || !rope.spec.config.seq_len)) {
+      RopeSpec free = rope.spec;  // the config without a length: the other engine takes its own
+      free.config.seq_len.reset();
+      free.config.dynamic_served = false;
+      LongRopeRule other;
+      other.engine = vllm ? LongRopeEngine::Hf : LongRopeEngine::Vllm;
+      try {
+        const RopeSpec o = spec_with_rule(free, other, q.max_position);
+        const RopeSpec& hf = vllm ? o : chosen;
+        const RopeSpec& served = vllm ? chosen : o;
+        const long m = hf.config.max_position_embeddings.value_or(0);
+        const long l = std::max(hf.config.seq_len.value_or(m), m);  // HF's L = max(max position + 1, M)
+        const auto base = [](const RopeSpec& s) { return fmt::format("{:.7g}", s.params.effective_base.value_or(0)); };
+        const long n = served.config.seq_len.value_or(0);
+        engine_other = {o.params.inv_freq, o.params.attention_factor,
+                        vllm ? msg("matches HF's reading of this config, not vLLM's: dynamic NTK's base {0} at the "
+                                   "dump's length, L = max(max position + 1, M) = {1}, where vLLM computes it once at "
+                                   "start-up at max_model_len {2} (base {3})",
+                                   base(hf), l, n, base(served))
+                             : msg("matches vLLM's reading of this config, not HF's: dynamic NTK's base {0} computed "
+                                   "once at start-up at max_model_len {1}, where HF computes it at the dump's length, "
+                                   "L = max(max position + 1, M) = {2} (base {3})",
+                                   base(served), n, l, base(hf))};
+      } catch (const InvalidArgument&) {
+        // the other engine's length gives no real base: no reading of it to compare with
+      }
+    }
+    rope.spec = chosen;
+  }
+  if (!rope.plain && rope.other_layer_reading) {
+    for (const LayerRope& l : rope.layers) {
+      if (l.type != rope.other_layer_reading->layer_type || !l.spec) continue;
+      engine_other = {l.spec->params.inv_freq, l.spec->params.attention_factor,
+                      layer_reading_says(*rope.other_layer_reading, *l.spec, rope.spec)};
+    }
+  }
   RopeExpectation e;
   // The model's spec as the dump holds it (plain RoPE: its base and frequencies alone, half layout unless given).
   if (!rope.plain) e.rope = rope.spec;
@@ -62,6 +129,9 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     }
     if (other_list.size() == e.theta().size() && other_list != e.theta())
       e.longrope_other = {other_list, other_is_short};
+    if (engine_other && engine_other->theta.size() == e.theta().size() &&
+        (engine_other->theta != e.theta() || engine_other->attention_factor != e.attention_factor()))
+      e.engine_other = engine_other;
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!q.from_model && !q.vision) e.rope.layout = Layout::Half;
   }

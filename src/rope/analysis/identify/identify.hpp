@@ -128,6 +128,9 @@ struct Identification {
     std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
     std::vector<int> sections;   ///< pairs per axis (mrope_section); empty unless every pair's axis is known
     std::optional<SectionOrder> order;  ///< Chunked (A2), Interleaved (A3) or Bailing (A9) when the pairs follow it
+    /// The presets whose map (sections and order), layout and frequencies are the dump's: (family, preset), in name
+    /// order; a diffusers class by its display name (Cosmos 3), a language model by its preset (match_mrope_presets).
+    std::vector<std::pair<std::string, std::string>> presets;
   };
   std::optional<Axes> axes;
   /// A 2-D vision RoPE (positions (row, column), models/vision_rope.hpp) whose axis map and pairs are the dump's.
@@ -252,6 +255,9 @@ void match_vision(Identification& id);
 /// Step 5 for (t, h, w) positions whose pairs read the axes in blocks (identify_grid.cpp): id.grid when each block is
 /// its own ladder of one base, fitting better than one ladder over the head.
 void match_grid(Identification& id);
+/// Step 5 for (t, h, w) positions whose pairs follow an M-RoPE map of one ladder (identify_grid.cpp): id.axes->presets,
+/// every preset with that map, layout and frequencies (within 0.05 in ln θ).
+void match_mrope_presets(Identification& id);
 
 /// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
 void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after,

@@ -154,4 +154,20 @@ void detail::match_grid(Identification& id) {
   }
 }
 
+void detail::match_mrope_presets(Identification& id) {
+  // One ladder over the head, its pairs read by an M-RoPE map (Qwen3-VL's interleave, Cosmos 3's the same): the
+  // presets with that map, pair layout and frequencies name the families it may be.
+  if (!id.axes || !id.axes->order || id.axes->sections.empty() || id.fits.empty()) return;
+  const Eigen::Index n = id.theta.size();
+  for (const PresetInfo& p : list_presets()) {
+    const RopeSpec spec = make_spec(load_preset(p.name));
+    if (!spec.axes || spec.axes->source.sections != id.axes->sections || spec.axes->source.order != *id.axes->order)
+      continue;
+    const bool same_layout = (spec.layout == Layout::Interleaved) == (id.layout == PairLayout::Interleaved);
+    if (spec.params.inv_freq.size() != n || !same_layout || residual_of(id, spec.params.inv_freq) > 0.05) continue;
+    const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
+    id.axes->presets.push_back({model ? std::string(display_name(*model)) : p.name, p.name});
+  }
+}
+
 }  // namespace rope

@@ -1,7 +1,7 @@
 // dynamic-length-other: dynamic NTK's base computed at another length.
 // the dump's frequencies a geometric ladder whose base is exactly dynamic NTK's base·(f·L/M − (f − 1))^(r/(r−2)) at
 // another length L than max(seq_len, M)
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: diagnosis_2026/dynamic_at_longest.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: dynamic_engines/vllm_served_short_read_as_hf.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("dynamic-length-other",

@@ -14,6 +14,7 @@
 #include "rope/analysis/variants/layout_swapped.cpp"
 #include "rope/analysis/variants/output_interleaved.cpp"
 #include "rope/analysis/variants/output_deinterleaved.cpp"
+#include "rope/analysis/variants/engine_reading_other.cpp"
 #include "rope/analysis/variants/base_10000.cpp"
 #include "rope/analysis/variants/axis_positions_scaled.cpp"
 #include "rope/analysis/variants/axis_widths_other.cpp"

@@ -197,7 +197,11 @@ void deepseek_v4_layers(const json& doc, const std::string& name, ModelConfig& m
             "heavily_compressed_attention (even)",
             std::string("DeepseekV4Config"));
   }
-  if (static_cast<long>(names.size()) > n) names.resize(static_cast<std::size_t>(n));
+  // compress_ratios holds one entry per layer and then one per MTP layer (the official inference's MTPBlock, layer_id
+  // n_layers + k, reads compress_ratios[layer_id]); HF cuts the list to num_hidden_layers and runs no MTP layer. The
+  // entries past n stay as the MTP layers n, n + 1, …, outside main.
+  const bool mtp = Reader::find(c, "layer_types") == nullptr && Reader::find(c, "compress_ratios") != nullptr;
+  if (!mtp && static_cast<long>(names.size()) > n) names.resize(static_cast<std::size_t>(n));
   // compress_rates: the config's dict, the legacy compress_rate_csa / compress_rate_hca over it, else 4 and 128.
   long rate[3] = {0, 4, 128};
   if (const json* cr = r.object(c, prefix, "compress_rates")) {
@@ -213,9 +217,9 @@ void deepseek_v4_layers(const json& doc, const std::string& name, ModelConfig& m
       ConfigParser(doc, name, LayerEntry{"main", &b.main, b.main_path, b.main_theta_from}).parse().rope;
   const RopeConfig compress =
       ConfigParser(doc, name, LayerEntry{"compress", &b.compress, b.compress_path, b.compress_theta_from}).parse().rope;
-  std::vector<int> all, compressed;
+  std::vector<int> all, compressed, draft;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    all.push_back(static_cast<int>(i));
+    (static_cast<long>(i) < n ? all : draft).push_back(static_cast<int>(i));
     if (names[i] != kTypes[0]) compressed.push_back(static_cast<int>(i));
   }
   const auto layers_of = [&](const char* t) {
@@ -229,6 +233,7 @@ void deepseek_v4_layers(const json& doc, const std::string& name, ModelConfig& m
   // compressed ones' entries turn with compress), then compress.
   m.layer_types.emplace_back("main", all, true, main,
                              msg("rope_parameters.main: every layer's queries and sliding-window keys"));
+  m.layer_types.back().hf_index_only = true;  // the official inference turns a compressed layer's with compress
   if (const auto s = layers_of(kTypes[0]); !s.empty()) {
     m.layer_types.emplace_back(kTypes[0], s, true, main, msg("rope_parameters.main: queries and sliding-window keys"));
   }
@@ -249,7 +254,19 @@ void deepseek_v4_layers(const json& doc, const std::string& name, ModelConfig& m
   m.layer_type = "main";
   m.origin.push_back(origin_line(
       Message::same("layer_types"),
-      fmt::format("{} sliding, {} compressed", all.size() - compressed.size(), compressed.size()), names_from));
+      fmt::format("{} sliding, {} compressed", names.size() - compressed.size(), compressed.size()), names_from));
+  if (!draft.empty()) {
+    m.notes.push_back(
+        msg("layers {0}: the MTP (draft) layers, compress_ratios' entries past num_hidden_layers {1}, "
+            "which the official inference runs and HF's port does not: their queries turn as the "
+            "official inference turns them",
+            describe_layers(draft), n));
+  }
+  m.notes.push_back(
+      msg("DeepSeek-V4 by engine: HF's port turns every layer's queries with main; the official inference "
+          "(inference/model.py), vLLM, SGLang and llama.cpp turn a compressed layer's queries, window keys, "
+          "compressor and indexer with compress; {0} chooses the reading of a layer index (hf unless given)",
+          option_name("engine")));
   m.notes.push_back(msg(
       "DeepSeek-V4 (HF): every layer turns its queries and sliding-window keys with rope_parameters.main (base {0}, "
       "{1}); the compressed layers' pooled entries turn with rope_parameters.compress (base {2}, {3} f = {4}, "

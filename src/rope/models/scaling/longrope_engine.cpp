@@ -10,7 +10,7 @@ namespace rope {
 namespace {
 
 constexpr LongRopeEngine kLongRopeEngines[] = {LongRopeEngine::Hf, LongRopeEngine::Vllm, LongRopeEngine::Sglang,
-                                               LongRopeEngine::LlamaCpp};
+                                               LongRopeEngine::LlamaCpp, LongRopeEngine::Official};
 
 /// The largest position as a whole number (positions of a dump are whole; a fraction counts as its floor).
 long whole_position(double m) { return static_cast<long>(std::floor(std::abs(m))); }
@@ -27,6 +27,8 @@ std::string_view to_string(LongRopeEngine engine) {
       return "sglang";
     case LongRopeEngine::LlamaCpp:
       return "llamacpp";
+    case LongRopeEngine::Official:
+      return "official";
   }
   return "hf";
 }
@@ -41,6 +43,8 @@ std::string_view engine_title(LongRopeEngine engine) {
       return "SGLang";
     case LongRopeEngine::LlamaCpp:
       return "llama.cpp";
+    case LongRopeEngine::Official:
+      return "the official inference";
   }
   return "Hugging Face";
 }
@@ -49,7 +53,7 @@ LongRopeEngine parse_longrope_engine(std::string_view text) {
   for (const LongRopeEngine e : kLongRopeEngines) {
     if (to_string(e) == text) return e;
   }
-  throw InvalidArgument(error_msg("unknown engine '{0}': expected hf, vllm, sglang or llamacpp", text));
+  throw InvalidArgument(error_msg("unknown engine '{0}': expected hf, vllm, sglang, llamacpp or official", text));
 }
 
 LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_model_len, std::optional<long> n_ctx) {
@@ -81,6 +85,11 @@ long longrope_rule_length(LongRopeEngine engine, std::optional<long> context, do
       return *context;
     case LongRopeEngine::Sglang:
       return whole_position(m);  // torch.any(positions > k)
+    case LongRopeEngine::Official:
+      throw InvalidArgument(
+          error_msg("engine {0} reads DeepSeek-V4's layers; LongRoPE's list is chosen by hf, vllm, "
+                    "sglang or llamacpp",
+                    to_string(engine)));
     case LongRopeEngine::Hf:
       break;
   }
@@ -108,9 +117,28 @@ Message longrope_rule_note(LongRopeEngine engine, long n, long l0) {
           "every request of its batch)",
           list, n, cmp, l0);
     case LongRopeEngine::Hf:
+    case LongRopeEngine::Official:
       break;
   }
   return msg("{0}: Hugging Face's rule, seq_len = max(position) + 1 = {1} {2} L0 {3}", list, n, cmp, l0);
+}
+
+long vllm_dynamic_length(std::optional<long> context, double factor, long max_position) {
+  if (context) return *context;
+  return static_cast<long>(std::floor(factor * static_cast<double>(max_position)));  // int(max_len · factor)
+}
+
+Message vllm_dynamic_note(long n, bool given, long max_position) {
+  if (given) {
+    return msg(
+        "dynamic NTK at vLLM's max_model_len {0}, computed once at start-up for every request (M = {1}; "
+        "below M too, unguarded)",
+        n, max_position);
+  }
+  return msg(
+      "dynamic NTK at vLLM's max_model_len {0} = f·M, the length vLLM derives for a dynamic config, computed "
+      "once at start-up for every request",
+      n);
 }
 
 Message longrope_engines_for(bool other_is_short, double m, long l0) {

@@ -210,8 +210,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       const double f = require(c.factor, c.type, "factor");
       const long M = require(c.max_position_embeddings, c.type, "max_position_embeddings");
       check_factor(f, p);
-      const long L = c.seq_len ? std::max(*c.seq_len, M) : M;
-      if (c.ntk_alpha && L == M) {
+      const bool served = c.dynamic_served && c.seq_len;
+      const long L = served ? *c.seq_len : c.seq_len ? std::max(*c.seq_len, M) : M;
+      if (c.ntk_alpha && L == M && !served) {
         // HunYuan's rotary class (modeling_hunyuan_v1_dense.py): base·α^(head_dim/(head_dim−2)) until the dynamic
         // update first recomputes (a sequence longer than M).
         const double b = ntk_base(k.base, *c.ntk_alpha, c.head_dim, c.type);
@@ -227,15 +228,26 @@ RopeParameters rope_parameters(const RopeConfig& config) {
         break;
       }
       const double x = f * static_cast<double>(L) / static_cast<double>(M) - (f - 1.0);
+      if (!(x > 0)) {
+        // f·L/M − (f − 1) <= 0: the power of a number <= 0 is no real base (vLLM's cache then holds NaN or 1e38).
+        throw InvalidArgument(
+            error_msg("dynamic NTK at length L = {0}: f·L/M − (f − 1) = {1} is not > 0 (f {2}, M {3}), so the base is "
+                      "not a real number",
+                      L, x, f, M));
+      }
       const double b = ntk_base(k.base, x, k.d, c.type);
       p.inv_freq = frequencies(k.d, b);
       p.factor = f;
       p.factor_rule = kExplicitFactor;
       p.effective_base = b;
       p.attention_rule = no_attention;
-      p.notes.push_back(c.seq_len
-                            ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
-                            : Message{msg("no seq_len: L = M = {0}, the default frequencies", M)});
+      if (served) {
+        p.notes.push_back(msg("L = {0}, the length the engine serves, taken as it is (no max with M = {1})", L, M));
+      } else {
+        p.notes.push_back(c.seq_len
+                              ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
+                              : Message{msg("no seq_len: L = M = {0}, the default frequencies", M)});
+      }
       break;
     }
     case ScalingType::Yarn:

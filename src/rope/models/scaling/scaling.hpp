@@ -75,6 +75,9 @@ struct RopeConfig {
   std::vector<double> short_factor;        ///< longrope, d/2 numbers
   std::vector<double> long_factor;         ///< longrope, d/2 numbers
   std::optional<long> seq_len;             ///< current sequence length (dynamic; longrope picks its list by it)
+  /// dynamic: seq_len is the length an engine serves (vLLM's max_model_len), taken as it is: L = seq_len, not
+  /// max(seq_len, M), so a length below M gives a base below rope_theta (vLLM computes it unguarded).
+  bool dynamic_served = false;
   /// dynamic: HunYuan's NTK-α, base·α^(head_dim/(head_dim−2)) while L = max(seq_len, M) is M; past M, HF's dynamic
   /// update recomputes (S4) from base without α.
   std::optional<double> ntk_alpha;
