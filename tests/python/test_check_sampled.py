@@ -3,7 +3,8 @@
 NumPy kernels (Hugging Face's rotate_half in float32, llama.cpp's interleaved pairs), not by rope's variant code, name
 the variant the same dump names at a size rope diagnoses whole ([2, 64, 32, 64]); the sample's size is in the JSON
 (at most 256 indices, every group of each), and the variant named is measured over the whole dump. A dump whose
-second batch row alone is shifted is not called a match: the closest variant explains half of the whole."""
+second batch row alone is shifted is not called a match, and no variant is offered as the closest: where the dump
+first departs instead."""
 import numpy as np
 import pytest
 

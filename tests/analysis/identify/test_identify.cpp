@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <random>
 #include <tuple>
 
@@ -402,6 +404,53 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
   EXPECT_NEAR(none.fit.base, kDefaultBase, 1e-3);  // θ_j still measured (at any of the equal axes)
   EXPECT_THAT(none.notes.front().en,
               ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
+}
+
+TEST(Identify, ALatentGridsUnchangedLastChannelsAreAPartialRotaryWhereTheirNeighbourShowsItsPartner) {
+  // Wan's widths (t 44, h 42, w 42), interleaved pairs, base 10^6, on a 3 × 4 × 5 grid, rotated here by hand (each
+  // axis's ladder base^(−2k/d_a), models/grid_rope.hpp (G1)): the grid and its base are read. With the last 6 pairs
+  // left unrotated in float64, where pair 57 before them turns enough to show its partner, those channels are a
+  // partial rotary and no grid is named (a bf16 dump's unturned last pairs are the grid's:
+  // tests/cli/check_diffusers.py, mistake_wan_base_1e6_bf16).
+  const std::array<int, 3> widths{44, 42, 42};
+  constexpr int kD = 128;
+  const DumpVectors x = random_dump(60, 2, kD);
+  std::vector<AxisPosition> p;
+  for (int t = 0; t < 3; ++t) {
+    for (int h = 0; h < 4; ++h) {
+      for (int w = 0; w < 5; ++w) {
+        AxisPosition a;
+        a.count = 3, a.value = {double(t), double(h), double(w), 0.0};
+        p.push_back(a);
+      }
+    }
+  }
+  const auto rotated = [&](int pairs) {
+    DumpVectors y = x;
+    for (long s = 0; s < x.seq; ++s) {
+      for (long g = 0; g < x.groups(); ++g) {
+        for (int a = 0, j = 0; a < 3; ++a) {
+          const int n = widths[static_cast<std::size_t>(a)] / 2;
+          for (int k = 0; k < n; ++k, ++j) {
+            if (j >= pairs) continue;
+            const double phi = p[static_cast<std::size_t>(s)][a] * std::pow(1e6, -2.0 * k / (2 * n));
+            const auto i = static_cast<std::size_t>((s * x.groups() + g) * kD + 2 * j);
+            const double u = x.values[i], v = x.values[i + 1];
+            y.values[i] = u * std::cos(phi) - v * std::sin(phi);
+            y.values[i + 1] = v * std::cos(phi) + u * std::sin(phi);
+          }
+        }
+      }
+    }
+    return y;
+  };
+  const Identification whole = identify_rope(x, rotated(kD / 2), p);
+  ASSERT_TRUE(whole.grid.has_value());
+  EXPECT_EQ(whole.grid->widths, std::vector<int>(widths.begin(), widths.end()));
+  EXPECT_NEAR(whole.grid->base, 1e6, 1e-3 * 1e6);
+  const Identification partial = identify_rope(x, rotated(kD / 2 - 6), p);
+  EXPECT_EQ(partial.rotary_dim, kD - 12);
+  EXPECT_FALSE(partial.grid.has_value());
 }
 
 TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {

@@ -749,7 +749,8 @@ void try_table_offset(CheckReport& report, const DumpSource& source, long start,
 
 /// No variant matches: the measured difference where there is one, else where the dump first departs and what it does
 /// there (never a closest variant that is not the cause).
-void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
+void say_nothing_matches(CheckReport& report, const DumpComparison& nearest,
+                         const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
   CheckDiagnosis& dg = report.diagnosis;
   if (!dg.difference.empty()) {
@@ -782,7 +783,6 @@ void say_nothing_matches(CheckReport& report, std::size_t closest, const std::ve
   // No closest variant: one that explains most of the dump and is not its cause is no lead (a precision variant
   // near a positional bug would send the reader the wrong way). Where the dump first departs instead, and what it does
   // there; "comes close" only where no variant explains half of the dump.
-  const DumpComparison& nearest = report.variants[closest].second;
   // The channels a partial rotation passes through, where the dump leaves them right, are explained by every variant
   // that leaves them alone: "half of the dump" counts the rotated channels' elements alone.
   const int d = expected.rope.head_dim, r = expected.rotary_dim();
@@ -968,12 +968,31 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);
   } else {
-    say_nothing_matches(report, closest, positions);
+    say_nothing_matches(report, report.variants[closest].second, positions);
   }
   return report;
 }
 
 }  // namespace
+
+void diagnose_unconfirmed(CheckReport& report, const DumpSource& source, long start,
+                          const std::vector<AxisPosition>& positions, const DumpComparison& nearest) {
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.matches.reset(), dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset(), dg.measured.reset();
+  dg.closest_explained = 0, dg.difference_explained = 0, dg.difference_total = 0;
+  dg.found.clear(), dg.restarts.clear(), dg.difference.clear();
+  const DumpComparison& e = report.comparison;
+  const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
+  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved))
+    dg.correct_until = e.first_seq;
+  // The measurement, its difference confirmed over the whole dump; a given table has no ladder to measure.
+  if (!report.expected.table) diagnose_measured(report, source, start, positions);
+  if (dg.matches) {
+    name_match(report, source, positions, *dg.matches, dg.found);
+  } else {
+    say_nothing_matches(report, nearest, positions);
+  }
+}
 
 CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                          const RopeExpectation& expected) {

@@ -44,11 +44,19 @@ double residual_of(const Identification& id, const Eigen::VectorXd& fit) {
 
 void detail::match_grid(Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
-  // Every channel accounted for: a block of rotated pairs up to the last channel (the slowest pairs of a 16-bit dump
-  // that turn too little to show as rotated leave their axis's width unknown).
+  // Every channel accounted for: a block of rotated pairs up to the last channel, or followed by channels that do not
+  // change where the block's last pair already turns too little to show its partner (a 16-bit dump at a large base:
+  // the last axis's slowest pairs, slower still, turn by less than the dump's rounding).
+  const int after_block = id.d - id.rotary_offset - id.rotary_dim;
+  const auto too_little = [&id](int j) {
+    return std::find(id.pairing_assumed.begin(), id.pairing_assumed.end(), j) != id.pairing_assumed.end() ||
+           std::find(id.undetermined.begin(), id.undetermined.end(), j) != id.undetermined.end();
+  };
   if (!id.axes || n == 0 || static_cast<int>(id.theta.size()) != n ||
-      static_cast<int>(id.axes->pair_axis.size()) != n || id.rotary_offset + id.rotary_dim != id.d)
+      static_cast<int>(id.axes->pair_axis.size()) != n || after_block < 0 || after_block % 2 != 0 ||
+      (after_block > 0 && !too_little(n - 1)))
     return;
+  const int trail = after_block / 2;  // the last axis's unmeasured slowest pairs
   // The pairs must read the axes in blocks, in order (Flux.2's four axes too, which no M-RoPE map takes). A block's
   // slowest pairs may turn too little for the positions to tell their axis (a small bf16 grid): those after a known
   // pair are taken as its block, the one they end.
@@ -67,14 +75,16 @@ void detail::match_grid(Identification& id) {
   // before the rotated block are then the t block, its pairs unmeasured.
   const int lead = sections[0] == 0 && id.rotary_offset > 0 && id.rotary_offset % 2 == 0 ? id.rotary_offset / 2 : 0;
   sections[0] += lead;
+  sections.back() += trail;
   // The exponent of measured pair j in its axis's ladder: θ_j = base_a^(−k/n_a), k its index in the axis's block of
-  // n_a pairs (the lead pairs unmeasured), a its axis.
+  // n_a pairs (the lead and trailing pairs unmeasured), a its axis.
   Eigen::VectorXd x(n);
   std::vector<int> axis_of(static_cast<std::size_t>(n));
   std::vector<int> widths;
   for (int a = 0, j = 0; a < K; ++a) {
     widths.push_back(2 * sections[static_cast<std::size_t>(a)]);
-    for (int k = a == 0 ? lead : 0; k < sections[static_cast<std::size_t>(a)]; ++k, ++j) {
+    const int measured = sections[static_cast<std::size_t>(a)] - (a == K - 1 ? trail : 0);
+    for (int k = a == 0 ? lead : 0; k < measured; ++k, ++j) {
       x[j] = static_cast<double>(k) / sections[static_cast<std::size_t>(a)];
       axis_of[static_cast<std::size_t>(j)] = a;
     }
@@ -116,7 +126,7 @@ void detail::match_grid(Identification& id) {
   for (const PresetInfo& p : list_presets()) {
     const RopeSpec spec = make_spec(load_preset(p.name));
     if (!spec.axes || !spec.axes->grid() || spec.axes->per_frequency || spec.axes->axes != K) continue;
-    if (spec.params.inv_freq.size() != n + lead) continue;
+    if (spec.params.inv_freq.size() != n + lead + trail) continue;
     std::vector<int> preset;
     for (int a = 0; a < K; ++a) preset.push_back(spec.axes->pairs_of(a));
     const bool same_layout = (spec.layout == Layout::Interleaved) == (id.layout == PairLayout::Interleaved);
@@ -125,7 +135,7 @@ void detail::match_grid(Identification& id) {
     const std::string family = model ? std::string(display_name(*model)) : spec.model_type;
     // Every preset that fits (its head count is no part of its RoPE: Wan's 1.3B, 5B and 14B share one); the widths
     // and layout alone where the frequencies differ, with the preset's base (the dump's is another).
-    if (residual_of(id, spec.params.inv_freq.tail(n)) <= 0.05) {
+    if (residual_of(id, spec.params.inv_freq.segment(lead, n)) <= 0.05) {
       g.families.push_back({family, p.name});
     } else {
       g.widths_fit.push_back({family, p.name, spec.config.base});
@@ -145,6 +155,12 @@ void detail::match_grid(Identification& id) {
         msg("pairs {0} turn too little for the positions to tell their axis: taken as the block they "
             "end, its slowest pairs",
             check_number_list(assumed)));
+  }
+  if (trail > 0) {
+    id.notes.push_back(
+        msg("the last {0} pairs do not turn at these positions: taken as the last axis's slowest pairs, slower than "
+            "pair {1}, which already turns too little to show its partner",
+            trail, n - 1));
   }
   if (lead > 0) {
     id.notes.push_back(

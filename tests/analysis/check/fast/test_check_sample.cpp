@@ -6,6 +6,7 @@
 // sample), rotated here by std::polar (analysis/dumps/test_dump_fixtures.hpp), not by rope's kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -51,6 +52,7 @@ struct SampleCase {
   double shift;         ///< positions given: the dump's plus this
   long restart;         ///< from this index on the dump's positions start again at 0 (0: none)
   long heads_ahead;     ///< the heads from this one on rotated one position ahead (−1: none)
+  long unrotated;       ///< at this index head 3's channels 64 … 127 keep their input (−1: none)
   int passes;           ///< passes over the whole dump
   const char* matches;  ///< the variant named, or "" when none matches
 };
@@ -76,6 +78,12 @@ TEST_P(CheckSample, ReadsTheDumpsOnceWhereThePredictedSampleIsTheFailingOne) {
       }
     }
   }
+  if (c.unrotated >= 0) {
+    for (int ch = kD / 2; ch < kD; ++ch) {
+      const auto k = static_cast<std::size_t>((c.unrotated * kHeads + 3) * kD + ch);
+      y.values[k] = x.values[k];
+    }
+  }
   const RopeExpectation e = test::expect_half(kD);
   std::vector<AxisPosition> positions;
   for (long s = 0; s < kSeq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
@@ -86,6 +94,24 @@ TEST_P(CheckSample, ReadsTheDumpsOnceWhereThePredictedSampleIsTheFailingOne) {
   EXPECT_EQ(source.passes.load(), c.passes);
   const CheckDiagnosis& dg = got.diagnosis;
   EXPECT_EQ(dg.matches ? std::string(to_string(*dg.matches)) : std::string(), c.matches);
+  // No closest is ever offered: with no variant named, what the measurement shows or where the dump departs.
+  EXPECT_FALSE(dg.closest.has_value());
+  if (!dg.matches) {
+    EXPECT_TRUE(!dg.difference.empty() || dg.departure.has_value()) << dg.message.en;
+  }
+  if (c.unrotated >= 0) {  // the index the sample does not hold: the sample matches what the whole does not confirm
+    for (const auto& [a, b] : predicted_sample(positions, kHeads * kD))
+      EXPECT_FALSE(a <= c.unrotated && c.unrotated < b);
+    const auto said = [&got](const char* words) {
+      return std::any_of(got.notes.begin(), got.notes.end(),
+                         [&](const Message& n) { return n.en.find(words) != std::string::npos; });
+    };
+    EXPECT_TRUE(said("what matches the sample does not hold over the whole dump, and is not named"));
+    // What the whole dump's measurement shows: its positions one behind the ones given, which do not explain it all.
+    ASSERT_EQ(dg.difference.size(), 1u) << dg.message.en;
+    EXPECT_EQ(dg.difference.front().parameter, "position_offset");
+    EXPECT_EQ(dg.difference.front().found, -1.0);
+  }
   ASSERT_TRUE(dg.sample.has_value());
   // A variant named is measured over the whole dump; with none named (no closest is offered), nothing is.
   EXPECT_EQ(dg.sample->total, *c.matches == 0 ? 0 : x.seq * x.groups() * x.d);
@@ -114,15 +140,18 @@ INSTANTIATE_TEST_SUITE_P(
     Dumps, CheckSample,
     ::testing::Values(
         // Every index fails: the sample is the predicted one, and the variant it names was measured in the pass.
-        SampleCase{"positions_shifted", kDefaultBase, 1, 0, -1, 1, "positions-minus-one"},
+        SampleCase{"positions_shifted", kDefaultBase, 1, 0, -1, -1, 1, "positions-minus-one"},
+        // The same, and 64 elements of one index the sample does not hold keep their input: the sample's match does
+        // not hold over the whole dump, so it is not named (nor offered as the closest): the measured difference.
+        SampleCase{"positions_shifted_some_unrotated", kDefaultBase, 1, 0, -1, 10, 1, ""},
         // Every index but position 0's fails.
-        SampleCase{"wrong_base", 500000, 0, 0, -1, 1, "base-other"},
+        SampleCase{"wrong_base", 500000, 0, 0, -1, -1, 1, "base-other"},
         // Half the heads fail at every index, position 0's too: the failing indices' sample is not the predicted
         // one and is diagnosed again; no variant matches it, and none is offered as the closest (positions shifted
         // by +1 explain half of the dump without being the whole cause): where the dump departs instead.
-        SampleCase{"half_the_heads_ahead", kDefaultBase, 0, 0, 16, 1, ""},
+        SampleCase{"half_the_heads_ahead", kDefaultBase, 0, 0, 16, -1, 1, ""},
         // Right until index 600, where the positions start again: another sample, and a second pass.
-        SampleCase{"positions_restart", kDefaultBase, 0, 600, -1, 2, "positions-restart"}),
+        SampleCase{"positions_restart", kDefaultBase, 0, 600, -1, -1, 2, "positions-restart"}),
     [](const ::testing::TestParamInfo<SampleCase>& info) { return std::string(info.param.name); });
 
 /// predicted_sample is failing_sample's sample of a range that fails at every index whose position is not 0.

@@ -65,7 +65,7 @@ SampleDiagnosis diagnose_sample(const DumpSource& source, long start, const std:
   const SampledSource sample(source, ranges);
   SampleDiagnosis out{std::move(ranges), check_source(sample, start, positions, expected), std::nullopt, 0};
   const CheckDiagnosis& dg = out.report.diagnosis;
-  const std::optional<VariantId> kind = dg.matches ? dg.matches : dg.closest;
+  const std::optional<VariantId> kind = dg.matches;
   if (const Variant* v = kind ? sample.named(*kind, dg) : nullptr) out.named = *v;
   out.indices = sample.indices();
   return out;
@@ -131,31 +131,31 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
   CheckDiagnosis::Sample size;
   size.indices = sampled.indices;
   size.elements = size.indices * source.groups() * source.d();
-  const std::optional<VariantId> kind = dg.matches ? dg.matches : dg.closest;
+  const std::optional<VariantId> kind = dg.matches;
   const std::optional<Variant>& v = sampled.named;
-  if (v) {  // measured over the whole range: in the pass that found it failing, or one more
+  if (v && kind) {  // measured over the whole range: in the pass that found it failing, or one more
     const bool known = measured_named && names_variant(*measured_named, *kind, dg);  // the diagnosis names it
     const DumpComparison all = known ? *measured : source.compare(start, positions, {*v}).front();
-    size.explained = all.total - all.failing;
-    size.total = all.total;
-    const double share =
-        all.total > 0 ? 100.0 * static_cast<double>(size.explained) / static_cast<double>(all.total) : 0.0;
-    const Message words = describe(*kind, expected);
-    if (dg.matches && !all.passed()) {  // the sample's match does not hold everywhere: the closest, with its share
-      const Message found = dg.message;
-      dg.matches.reset();
-      dg.closest = kind;
-      dg.closest_explained = size.explained;
-      dg.message =
-          msg("on a sample of the failing positions: {0}; but over the whole dump {1} explains {2} of {3} "
-              "elements ({4:.3g} %): run `rope identify` to see what the dump does",
-              found, words, size.explained, size.total, share);
+    if (all.passed()) {
+      size.explained = all.total - all.failing;
+      size.total = all.total;
+      const double share = all.total > 0 ? 100.0 : 0.0;  // every element explained
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); {2} measured over the whole dump: it explains {3} of {4} elements "
+              "({5:.4g} %)",
+              size.indices, size.elements, describe(*kind, expected), size.explained, size.total, share));
+    } else {
+      // The sample's match does not hold everywhere: not named, nor offered as the closest (one that is not the
+      // cause is no lead); the whole range diagnosed as one where nothing matches.
+      r.comparison = whole.comparison;
+      diagnose_unconfirmed(r, source, start, positions, all);
+      if (dg.matches) size.explained = dg.difference_explained, size.total = dg.difference_total;
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); what matches the sample does not hold over the whole dump, and is not named",
+              size.indices, size.elements));
     }
-    r.notes.push_back(
-        msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
-            "represented); {2} measured over the whole dump: it explains {3} of {4} elements "
-            "({5:.4g} %)",
-            size.indices, size.elements, words, size.explained, size.total, share));
   } else {
     r.notes.push_back(
         msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "

@@ -44,7 +44,7 @@ std::vector<std::pair<long, long>> failing_sample(const Eigen::VectorXd& ratio, 
 std::vector<std::pair<long, long>> predicted_sample(const std::vector<AxisPosition>& positions, long per_index);
 
 /// A failing range's diagnosis on a sample (check_source on a SampledSource of `ranges`): the report, and the variant
-/// it names (its match, or its closest) as compared there, to be measured over the whole range.
+/// it names (its match) as compared there, to be measured over the whole range.
 struct SampleDiagnosis {
   std::vector<std::pair<long, long>> ranges;
   CheckReport report;
@@ -103,9 +103,10 @@ class SampledSource final : public DumpSource {
 };
 
 /// The diagnosis of a failing range on a sample of it (`whole`: the report of the whole range so far, its comparison
-/// with the expected variant failing): check_source on a SampledSource, then the variant named (matched, or the
-/// closest) compared over the whole range: a match it does not confirm becomes the closest, with its share of the
-/// whole. The report's comparison is the whole range's; diagnosis.sample and a note say what was sampled.
+/// with the expected variant failing): check_source on a SampledSource, then the variant it matches compared over the
+/// whole range: a match the whole range does not confirm is not named (diagnose_unconfirmed diagnoses the whole range
+/// instead). The report's comparison is the whole range's; diagnosis.sample and a note say what was
+/// sampled.
 /// `predicted`: predicted_diagnosis's, taken before the whole range's pass, and `measured` that pass's counts of the
 /// variant it named (ComparePass::counts_from): the sample's diagnosis is not made again where its sample is the
 /// predicted one, and the variant it names is not measured again where it is the one measured (names_variant).
@@ -113,6 +114,14 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
                                const RopeExpectation& expected, CheckReport whole,
                                std::optional<SampleDiagnosis> predicted = std::nullopt,
                                const DumpComparison* measured = nullptr);
+
+/// The diagnosis of a failing range whose sample named a variant that the whole range does not confirm (`nearest`: that
+/// variant's comparison over the whole range), made on the whole range (`report.comparison`: its comparison with the
+/// expected variant) as check_source makes one where no variant matches: the measured difference, named where it is
+/// confirmed over the whole range, else listed; else where the range first departs. The unconfirmed variant is not
+/// named, nor offered as the closest. Defined in check_diagnosis.cpp.
+void diagnose_unconfirmed(CheckReport& report, const DumpSource& source, long start,
+                          const std::vector<AxisPosition>& positions, const DumpComparison& nearest);
 
 /// A failing segment's own diagnosis on a sample of it (check_segments, for a segment as large as
 /// diagnosed_on_sample says): `ratio` the whole dump's largest ratio per index of the segment; the variant named is
