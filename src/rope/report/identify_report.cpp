@@ -416,11 +416,12 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
         // Each family once, with every preset of it that fits: "Wan (wan2.1-t2v-1.3b, wan2.1-t2v-14b)".
         const auto grouped = [](const std::vector<std::pair<std::string, std::string>>& presets) {
           std::vector<std::pair<std::string, std::vector<std::string>>> by_family;
-          for (const auto& [family, preset] : presets) {
+          for (const auto& fit : presets) {  // a pair, not a binding: a lambda may not capture a binding (C++17)
+            const std::string& family = fit.first;
             auto at =
                 std::find_if(by_family.begin(), by_family.end(), [&](const auto& f) { return f.first == family; });
             if (at == by_family.end()) at = by_family.insert(by_family.end(), {family, {}});
-            at->second.push_back(preset);
+            at->second.push_back(fit.second);
           }
           std::vector<std::string> out;
           for (const auto& [family, names] : by_family)
