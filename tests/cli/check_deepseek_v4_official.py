@@ -14,20 +14,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_dynamic_engines import check_cases  # noqa: E402
-from manifest_cases import generated_cases, run  # noqa: E402
+from manifest_cases import generated_cases, inspect_says  # noqa: E402
 
 
 def main():
     a, manifest = generated_cases("deepseek_v4_official.py")
     failures = []
     check_cases(a, manifest, failures)
-    for options, words in [(["--layer-type", "2", "--engine", "official"], "layer 2 as the official inference reads"),
-                           (["--layer-type", "7"], "the MTP (draft) layers")]:
-        code, out, err = run(a.rope, ["inspect", manifest["config"]] + options)
-        if code != 0 or words not in out:
-            failures.append(f"inspect {' '.join(options)}: exit {code}, '{words}' not in: {out} {err}")
-        else:
-            print(f"inspect {' '.join(options):44} {words}")
+    inspect_says(a.rope, manifest["config"],
+                 [(["--layer-type", "2", "--engine", "official"], "layer 2 as the official inference reads"),
+                  (["--layer-type", "7"], "the MTP (draft) layers")], failures)
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manifest_cases import generated_cases, run  # noqa: E402
+from manifest_cases import generated_cases, inspect_says, run  # noqa: E402
 
 
 def dump_args(out, case):
@@ -48,13 +48,9 @@ def main():
             failures.append(f"refused {case['name']}: exit {code}, expected 2 and '{case['words']}': {err}")
         else:
             print(f"refused {case['name']:30} {err.strip()}")
-    for options, words in [(["--engine", "vllm"], "max_model_len 16384 = f·M"),
-                           (["--engine", "vllm", "--max-model-len", "3584"], "below M too, unguarded")]:
-        code, out, err = run(a.rope, ["inspect", manifest["config"]] + options)
-        if code != 0 or words not in out:
-            failures.append(f"inspect {' '.join(options)}: exit {code}, '{words}' not in: {out} {err}")
-        else:
-            print(f"inspect {' '.join(options):44} {words}")
+    inspect_says(a.rope, manifest["config"],
+                 [(["--engine", "vllm"], "max_model_len 16384 = f·M"),
+                  (["--engine", "vllm", "--max-model-len", "3584"], "below M too, unguarded")], failures)
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

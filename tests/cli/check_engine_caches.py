@@ -14,26 +14,15 @@ Hugging Face's LlamaRotaryEmbedding.forward, and ONNX's cos_cache/sin_cache inpu
 
 Usage: check_engine_caches.py --rope PATH --out DIR
 """
-import argparse
-import json
-import os
 import re
-import subprocess
 import sys
 
+from manifest_cases import generated_cases
 from rope_run import run, run_json
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rope", required=True)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    subprocess.run([sys.executable, os.path.join(HERE, "..", "reference", "engine_caches.py"), a.out], check=True)
-    with open(os.path.join(a.out, "manifest.json")) as f:
-        rows = json.load(f)
+    a, rows = generated_cases("engine_caches.py")
     failures, count = [], 0
     for r in rows:
         count += 1

@@ -43,3 +43,14 @@ def checked(rope, case, args, key):
         expected = f"expected {case['variant']} {key} {case[key]}"
         return report, named, f"check {case['name']}: {named}, {expected}: {out[:800]}"
     return report, named, None
+
+
+def inspect_says(rope, config, expectations, failures):
+    """`rope inspect CONFIG OPTIONS` for each (options, words) of `expectations`: exit 0 and the words in its output,
+    else a failure appended."""
+    for options, words in expectations:
+        code, out, err = run(rope, ["inspect", config] + options)
+        if code != 0 or words not in out:
+            failures.append(f"inspect {' '.join(options)}: exit {code}, '{words}' not in: {out} {err}")
+        else:
+            print(f"inspect {' '.join(options):44} {words}")
