@@ -47,29 +47,6 @@ std::vector<long> find_restarts(const DumpSource& source, long start, const std:
   return {};
 }
 
-/// The smallest position float16 rounds to inf (its largest number is 65504; 65520 and above round up).
-constexpr double kF16Overflow = 65520;
-
-/// The rotated channels all within tolerance and some pass-through channel not: (first changed channel, how many).
-std::optional<std::pair<int, int>> pass_through_changed(const RopeExpectation& expected, const DumpComparison& e,
-                                                        int d) {
-  if (e.channel_ratio.size() != d) return std::nullopt;
-  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
-  for (int i = 0; i < expected.rotary_dim() / 2; ++i) {
-    const auto [a, b] = pair_channels(expected, i, true);
-    if (!(e.channel_ratio[a] <= 1.0) || !(e.channel_ratio[b] <= 1.0)) return std::nullopt;
-    rotated[static_cast<std::size_t>(a)] = rotated[static_cast<std::size_t>(b)] = 1;
-  }
-  int first = -1, count = 0;
-  for (int ch = 0; ch < d; ++ch) {
-    if (rotated[static_cast<std::size_t>(ch)] || e.channel_ratio[ch] <= 1.0) continue;
-    if (first < 0) first = ch;
-    ++count;
-  }
-  if (count == 0) return std::nullopt;
-  return std::pair{first, count};
-}
-
 /// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
 /// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
 CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const DumpComparison& e,
@@ -118,42 +95,24 @@ void refuse_non_finite_before(const DumpComparison& e, const std::vector<AxisPos
                 n.group, n.channel, check_value_text(n.value), n.count));
 }
 
-/// What a failing dump says before any variant is tried (the table's screened rows): values after RoPE that are not
-/// finite numbers (angles in float16 overflowing), a bf16 tensor saved as float32, pass-through channels changed.
-/// Returns whether the diagnosis is complete.
+/// What a failing dump says before any variant is tried: the screened rows (their files' screen, asked in the table's
+/// order: angles in float16 overflowing, a bf16 tensor saved as float32, pass-through channels changed), else values
+/// after RoPE that are not finite numbers, which the implementation produced. Returns whether the diagnosis is
+/// complete.
 bool screen_failing(CheckReport& report, const DumpSource& source, long start,
                     const std::vector<AxisPosition>& positions) {
-  const RopeExpectation& expected = report.expected;
-  const DumpComparison& e = report.comparison;
-  CheckDiagnosis& dg = report.diagnosis;
-  if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
-    const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
-    if (at.max_abs() >= kF16Overflow) {
-      // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
-      name_match(report, source, positions, known_variant("angles-f16-overflow"), {{"position", at.max_abs()}});
-      return true;
-    }
-    dg.message =
-        msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
-            "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
-            check_value_text(n.value), check_position_text(at), n.group, n.channel, n.count);
+  VariantSearch search{report, source, start, positions};
+  for (const VariantRow& row : variant_table()) {
+    if (!row.screen || !row.screen(search)) continue;
+    name_match(report, source, positions, *report.diagnosis.matches, report.diagnosis.found);
     return true;
   }
-  if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
-    // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
-    Variant v = variant_of(known_variant("bf16-as-float32"), expected);
-    v.dump_type = DType::BF16;
-    report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
-    if (report.variants.back().second.passed()) {
-      name_match(report, source, positions, known_variant("bf16-as-float32"), {});
-      return true;
-    }
-    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
-                               option_name("dtype") + " bf16"));
-  }
-  if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
-    name_match(report, source, positions, known_variant("pass-through-changed"),
-               {{"channel", pass->first}, {"channels", pass->second}});
+  if (const NonFiniteValues& n = report.comparison.after_non_finite; n.count > 0) {  // a finding no variant explains
+    report.diagnosis.message =
+        msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+            "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+            check_value_text(n.value), check_position_text(positions[static_cast<std::size_t>(n.seq)]), n.group,
+            n.channel, n.count);
     return true;
   }
   return false;

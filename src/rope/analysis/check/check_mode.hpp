@@ -24,6 +24,8 @@
 ///    the map whose every row is (p, p + δ).
 #pragma once
 
+#include <vector>
+
 namespace rope {
 
 enum class CheckMode {
@@ -35,5 +37,22 @@ enum class CheckMode {
 
 /// "forward", "grad", "shift", "shift-map" (the JSON's `mode`).
 const char* to_string(CheckMode mode);
+
+/// A failing gradient that no forward row explains, measured once for the rows a gradient's own diagnosis finds
+/// (heads or channels 0, never written, or another head's; the whole output 0): each failing group (batch × heads)
+/// compared with 0 and with the group (g + k) mod groups for k = 1 … 16, and where every group fails, the channels that
+/// fail.
+struct GradientParts {
+  long groups = 0;
+  std::vector<long> failing;  ///< the groups that fail
+  std::vector<long> zeroed;   ///< of those, the groups that are 0
+  std::vector<long> crossed;  ///< of those, the groups that hold another group's gradient
+  std::vector<long> from;     ///< the group each crossed one reads
+  bool zero_passes = false;   ///< the whole dump is 0
+  long offset = 0;            ///< every group g reads group (g + offset) mod groups; 0: no one offset
+  int channel = -1;           ///< every group fails on channels channel … channel + channels − 1 alone; −1: not
+  int channels = 0;
+  bool channels_zero = false;  ///< those channels are 0
+};
 
 }  // namespace rope

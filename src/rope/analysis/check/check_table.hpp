@@ -35,8 +35,8 @@ enum class VariantDetection {
   Measured,  ///< a parameter measured where the dump departs (the base of the first departing pair), then compared
   Searched,  ///< searched for, one comparison per step (the indices where the positions start again)
   Screened,  ///< before any variant: the dump's values (not finite, bf16 in float32), its channels or pair norms
-  InMode,  ///< by a mode's own diagnosis after the forward one (check_mode.cpp: heads or channel ranges of a gradient)
-  Paired,  ///< with q and k checked together (qk_pair.hpp): the other tensor's values or head count
+  InMode,    ///< by a mode's own diagnosis after the forward one (its row's in_mode: heads or channels of a gradient)
+  Paired,    ///< with q and k checked together (qk_pair.hpp): the other tensor's values or head count
 };
 const char* to_string(VariantDetection detection);
 
@@ -78,6 +78,18 @@ struct VariantBuild {
   explicit operator bool() const { return applies != nullptr && build != nullptr; }
 };
 
+/// What a row found by code reads (VariantRow::screen, in_mode): the failing check's report (its comparison, the
+/// diagnosis so far, where the row names itself, and the variants tried, which it may add to), the dump and its
+/// positions, and what a mode measured once for its rows (a gradient's failing heads and channels, check_mode.hpp
+/// GradientParts).
+struct VariantSearch {
+  CheckReport& report;
+  const DumpSource& source;
+  long start = 0;
+  const std::vector<AxisPosition>& positions;
+  const GradientParts* gradient = nullptr;  ///< a gradient no forward row explains; nullptr otherwise
+};
+
 /// One known way to get RoPE wrong.
 struct VariantRow {
   VariantId kind;    ///< its place in the table (set as its file adds it: variants.cpp)
@@ -97,6 +109,14 @@ struct VariantRow {
   /// Its variants built from what a failing dump shows (VariantDetection::FromDump, and rotary-offset-other's offset
   /// read from the channels the dump changed, norm-scaled's measured factor).
   VariantBuild from_dump{};
+  /// Found by a screen of the failing dump before any variant is compared (VariantDetection::Screened): names its row
+  /// in the report's diagnosis (matches, found) and returns true, else returns false (a note it adds stays); the rows
+  /// are asked in the table's order, the first that names its row ends the screen; nullptr for a row found otherwise.
+  bool (*screen)(VariantSearch& search) = nullptr;
+  /// Found by a mode's own diagnosis after the forward one (VariantDetection::InMode): names its row in the report's
+  /// diagnosis and returns true where the dump shows it (the rows are asked in the table's order, the first that
+  /// names its row ends the search), else leaves the diagnosis and returns false; nullptr for a row found otherwise.
+  bool (*in_mode)(VariantSearch& search) = nullptr;
   /// A harmless reordering of the output, not a bug: its name in JSON's "equivalent" (equivalent_reordering); nullptr
   /// for a bug.
   const char* equivalent = nullptr;

@@ -11,6 +11,9 @@ ROPE_VARIANT_DOC("angles-f16-overflow",
 #else
 namespace rope::variants::angles_f16_overflow {
 
+/// The smallest position float16 rounds to inf (its largest number is 65504; 65520 and above round up).
+constexpr double kF16Overflow = 65520;
+
 Message overflow_says(S c) {
   const NonFiniteValues& n = c.comparison.after_non_finite;
   return msg(
@@ -27,6 +30,17 @@ VariantRow row() {
   r.parameters = "position";
   r.changes = [](E) { return msg("angles in float16 overflowing"); };
   r.says = overflow_says;
+  // Values after RoPE that are not finite at a position float16 cannot hold: m·θ in float16 is inf there, and cos(inf),
+  // sin(inf) are NaN (gpt-oss).
+  r.screen = [](M m) {
+    const NonFiniteValues& n = m.report.comparison.after_non_finite;
+    if (n.count == 0) return false;
+    const AxisPosition& at = m.positions[static_cast<std::size_t>(n.seq)];
+    if (at.max_abs() < kF16Overflow) return false;
+    m.report.diagnosis.matches = known_variant("angles-f16-overflow");
+    m.report.diagnosis.found = {{"position", at.max_abs()}};
+    return true;
+  };
   return r;
 }
 const Registered registered{row()};

@@ -23,6 +23,26 @@ VariantRow row() {
         "the dump passes)",
         option_name("dtype") + " bf16");
   };
+  // Every value after RoPE a bfloat16 in a float32 dump: a bf16 model's tensor saved with .float(), compared under
+  // bf16's tolerance; where that fails too, a note says what the values look like.
+  r.screen = [](M m) {
+    CheckReport& report = m.report;
+    if (report.comparison.after_non_finite.count > 0 || m.source.dtype() != DType::F32 ||
+        !m.source.after_looks_like_bf16())
+      return false;
+    Variant v;
+    v.kind = known_variant("bf16-as-float32"), v.spec = report.expected;
+    v.dump_type = DType::BF16;
+    report.variants.emplace_back(v.kind, m.source.compare(m.start, m.positions, {v}).front());
+    if (report.variants.back().second.passed()) {
+      report.diagnosis.matches = v.kind;
+      report.diagnosis.found = {};
+      return true;
+    }
+    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
+                               option_name("dtype") + " bf16"));
+    return false;
+  };
   return r;
 }
 const Registered registered{row()};

@@ -25,6 +25,12 @@ VariantRow row() {
         "kernel",
         first, first + count - 1, count);
   };
+  // Every head fails on one channel range alone, not 0 there (its mode's measurement, GradientParts).
+  r.in_mode = [](M m) {
+    if (!every_head_fails_on_channels(m) || m.gradient->channels_zero) return false;
+    return name_in_mode(m, "channels-uninitialised",
+                        {{"channel", m.gradient->channel}, {"channels", m.gradient->channels}});
+  };
   return r;
 }
 const Registered registered{row()};

@@ -33,6 +33,21 @@ VariantRow row() {
         check_number_list(failing), static_cast<long>(failing.size()), c.groups, static_cast<long>(f.at(1).second),
         static_cast<long>(f.at(2).second));
   };
+  // The failing heads each hold another head's gradient: some heads (which one each reads), or every head by one
+  // offset (its mode's measurement, GradientParts).
+  r.in_mode = [](M m) {
+    const GradientParts* p = m.gradient;
+    const auto n = static_cast<double>(p ? p->failing.size() : 0);
+    if (some_heads_fail(m) && p->zeroed.size() != p->failing.size() && p->crossed.size() == p->failing.size())
+      return name_in_mode(m, "heads-crossed",
+                          {{"heads", n},
+                           {"head", static_cast<double>(p->crossed.front())},
+                           {"from", static_cast<double>(p->from.front())}});
+    if (p == nullptr || p->failing.empty() || static_cast<long>(p->failing.size()) != p->groups || p->zero_passes ||
+        p->offset == 0)
+      return false;
+    return name_in_mode(m, "heads-crossed", {{"heads", n}, {"offset", static_cast<double>(p->offset)}});
+  };
   return r;
 }
 const Registered registered{row()};

@@ -25,6 +25,15 @@ VariantRow row() {
         "race",
         check_number_list(failing), static_cast<long>(failing.size()), c.groups);
   };
+  // Some heads fail, neither 0 nor another head's gradient (its mode's measurement, GradientParts).
+  r.in_mode = [](M m) {
+    const GradientParts* p = m.gradient;
+    if (!some_heads_fail(m) || p->zeroed.size() == p->failing.size() || p->crossed.size() == p->failing.size())
+      return false;
+    return name_in_mode(
+        m, "heads-uninitialised",
+        {{"heads", static_cast<double>(p->failing.size())}, {"head", static_cast<double>(p->failing.front())}});
+  };
   return r;
 }
 const Registered registered{row()};

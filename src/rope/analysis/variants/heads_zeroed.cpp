@@ -24,6 +24,14 @@ VariantRow row() {
         "written (zeroed, or a launch that skips them)",
         check_number_list(failing), static_cast<long>(failing.size()), c.groups);
   };
+  // A gradient 0 on the failing heads alone (its mode's measurement, GradientParts).
+  r.in_mode = [](M m) {
+    const GradientParts* p = m.gradient;
+    if (!some_heads_fail(m) || p->zeroed.size() != p->failing.size()) return false;
+    return name_in_mode(
+        m, "heads-zeroed",
+        {{"heads", static_cast<double>(p->failing.size())}, {"head", static_cast<double>(p->failing.front())}});
+  };
   return r;
 }
 const Registered registered{row()};

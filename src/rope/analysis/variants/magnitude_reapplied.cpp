@@ -44,6 +44,19 @@ VariantRow row() {
                           s.rope.params.attention_factor = f.expected.shift_magnitude;
                           put(out, s).found = {{"factor", f.expected.shift_magnitude}};
                         }};
+  // At a shift: the forward diagnosis's norm scaled by the magnitude the keys carry, within (N1)'s bound.
+  r.in_mode = [](M m) {
+    const RopeExpectation& e = m.report.expected;
+    CheckDiagnosis& dg = m.report.diagnosis;
+    if ((e.mode != CheckMode::Shift && e.mode != CheckMode::ShiftMap) || !forward_named(m, "norm-scaled") ||
+        e.shift_magnitude == 1.0)
+      return false;
+    const double s = found_or(dg.found, "factor", 1.0);
+    if (std::abs(s / e.shift_magnitude - 1) > check_norm_bound(e, m.source.dtype())) return false;
+    dg.matches = known_variant("magnitude-reapplied");
+    dg.found = {{"factor", s}};
+    return true;
+  };
   return r;
 }
 const Registered registered{row()};

@@ -24,6 +24,19 @@ VariantRow row() {
   };
   r.from_expectation = {[](F f) { return not_fope(f) && f.expected.mode == CheckMode::Grad; },
                         [](F f, Out out) { put(out, f.expected).zero = true; }};
+  // In a gradient: every head 0 (its mode's measurement, GradientParts), or the forward diagnosis's norm scaled by 0.
+  r.in_mode = [](M m) {
+    const GradientParts* p = m.gradient;
+    if (p != nullptr && !p->failing.empty() && static_cast<long>(p->failing.size()) == p->groups && p->zero_passes)
+      return name_in_mode(m, "output-zero", {});
+    CheckDiagnosis& dg = m.report.diagnosis;
+    if (m.report.expected.mode != CheckMode::Grad || !forward_named(m, "norm-scaled") ||
+        found_or(dg.found, "factor", 1.0) != 0)
+      return false;
+    dg.matches = known_variant("output-zero");
+    dg.found.clear();
+    return true;
+  };
   return r;
 }
 const Registered registered{row()};

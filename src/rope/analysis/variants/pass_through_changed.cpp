@@ -42,6 +42,30 @@ VariantRow row() {
     }
     return Message{};
   };
+  // The rotated channels all within tolerance and some pass-through channel not: the first changed channel and how
+  // many.
+  r.screen = [](M m) {
+    const DumpComparison& e = m.report.comparison;
+    const RopeExpectation& expected = m.report.expected;
+    const int d = m.source.d();
+    if (e.after_non_finite.count > 0 || e.channel_ratio.size() != d) return false;
+    std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+    for (int i = 0; i < expected.rotary_dim() / 2; ++i) {
+      const auto [a, b] = pair_channels(expected, i, true);
+      if (!(e.channel_ratio[a] <= 1.0) || !(e.channel_ratio[b] <= 1.0)) return false;
+      rotated[static_cast<std::size_t>(a)] = rotated[static_cast<std::size_t>(b)] = 1;
+    }
+    int first = -1, count = 0;
+    for (int ch = 0; ch < d; ++ch) {
+      if (rotated[static_cast<std::size_t>(ch)] || e.channel_ratio[ch] <= 1.0) continue;
+      if (first < 0) first = ch;
+      ++count;
+    }
+    if (count == 0) return false;
+    m.report.diagnosis.matches = known_variant("pass-through-changed");
+    m.report.diagnosis.found = {{"channel", first}, {"channels", count}};
+    return true;
+  };
   return r;
 }
 const Registered registered{row()};

@@ -21,6 +21,12 @@ VariantRow row() {
         "the keys after the move equal the keys before: each key was moved to its new slot but left at its old "
         "position's angle (the cache compacted without re-rotating it by new − old)");
   };
+  // A shift map whose keys are the cache as it was: the forward diagnosis's dump after equal to before, in the map's
+  // words.
+  r.in_mode = [](M m) {
+    if (m.report.expected.mode != CheckMode::ShiftMap || !forward_named(m, "before-equals-after")) return false;
+    return name_in_mode(m, "shift-map-not-rotated", m.report.diagnosis.found);
+  };
   return r;
 }
 const Registered registered{row()};

@@ -13,9 +13,9 @@ ROPE_VARIANT_DOC("shift-map-offset",
 #else
 namespace rope::variants::shift_map_offset {
 
-// A K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)); check_mode.cpp's
-// diagnose_shift_map names them from the forward rows a per-key δ makes them (the positions offset, no rotation,
-// the rotation reversed).
+// A K cache re-rotated key by key (--shift-map, check_mode.hpp (H2)): this row and shift-map-not-rotated and
+// shift-map-sign are the forward rows a per-key δ makes them (the positions offset, no rotation, the rotation
+// reversed), renamed by their in_mode.
 VariantRow row() {
   VariantRow r;
   r.name = "shift-map-offset";
@@ -27,6 +27,17 @@ VariantRow row() {
         "matches every key turned by new − old {0}: the new positions are all off by {0} (the evicted count "
         "added or left out, VeloxQuant #137), so each key sits {0} from where the map puts it",
         fmt::format("{:+}", found_value(c)));
+  };
+  // A shift map's keys all off by one offset: the forward diagnosis's positions off by one, or by one offset (not per
+  // head, nor in pieces), in the map's words.
+  r.in_mode = [](M m) {
+    if (m.report.expected.mode != CheckMode::ShiftMap) return false;
+    const CheckDiagnosis& dg = m.report.diagnosis;
+    if (forward_named(m, "positions-plus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", 1.0}});
+    if (forward_named(m, "positions-minus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", -1.0}});
+    const bool one_offset = dg.found.size() == 1 && dg.found[0].first == "offset";
+    if (!forward_named(m, "positions-offset") || !one_offset) return false;
+    return name_in_mode(m, "shift-map-offset", dg.found);
   };
   return r;
 }

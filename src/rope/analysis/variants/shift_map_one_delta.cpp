@@ -24,6 +24,32 @@ VariantRow row() {
         "shift ({1} passes)",
         d, option_name("shift") + " " + d);
   };
+  // A shift map no forward row explains, whose keys all turned by one δ (the whole cache moved as one shift): δ
+  // measured (measured_rope.hpp measure_one_turn), confirmed with every key at δ over the whole dump.
+  r.in_mode = [](M m) {
+    CheckReport& report = m.report;
+    if (report.expected.mode != CheckMode::ShiftMap || report.diagnosis.matches) return false;
+    const std::optional<double> delta =
+        measure_one_turn(m.source, m.start, static_cast<long>(m.positions.size()), report.expected);
+    if (!delta) return false;
+    const std::vector<AxisPosition> one(m.positions.size(), AxisPosition::single(*delta));
+    Variant v;
+    v.kind = known_variant("shift-map-one-delta");
+    v.spec = report.expected;
+    report.variants.emplace_back(v.kind, m.source.compare(m.start, one, {v}).front());
+    const DumpComparison& c = report.variants.back().second;
+    if (!c.passed()) return false;
+    std::vector<double> deltas;
+    for (const AxisPosition& p : m.positions) deltas.push_back(p[0]);
+    std::sort(deltas.begin(), deltas.end());
+    const auto distinct = std::unique(deltas.begin(), deltas.end()) - deltas.begin();
+    name_in_mode(m, "shift-map-one-delta", {{"delta", *delta}});
+    CheckDiagnosis& dg = report.diagnosis;
+    dg.difference = {{"deltas", static_cast<double>(distinct), 1}};
+    dg.difference_explained = c.total - c.failing;
+    dg.difference_total = c.total;
+    return true;
+  };
   return r;
 }
 const Registered registered{row()};

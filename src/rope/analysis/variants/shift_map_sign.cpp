@@ -21,6 +21,11 @@ VariantRow row() {
         "matches every key turned by old − new instead of new − old: the re-rotation's δ has the wrong sign (the "
         "keys move further from their new positions instead of to them)");
   };
+  // A shift map's keys turned the other way: the forward diagnosis's rotation reversed, in the map's words.
+  r.in_mode = [](M m) {
+    if (m.report.expected.mode != CheckMode::ShiftMap || !forward_named(m, "rotation-reversed")) return false;
+    return name_in_mode(m, "shift-map-sign", m.report.diagnosis.found);
+  };
   return r;
 }
 const Registered registered{row()};

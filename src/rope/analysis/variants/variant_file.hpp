@@ -16,6 +16,7 @@
 
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/cos_sin_table.hpp"
+#include "rope/analysis/check/measured_rope.hpp"
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
@@ -40,14 +41,14 @@ inline std::string base_of(E e) { return fmt::format("{:g}", e.base()); }
 
 inline double found_value(S c, std::size_t k = 0) { return c.diagnosis.found.at(k).second; }
 
-/// The groups (batch × heads) where the comparison with the expectation fails.
 /// The value of the found parameter `name`, or `otherwise`.
-inline double found_or(S c, const char* name, double otherwise) {
-  for (const auto& [key, value] : c.diagnosis.found) {
+inline double found_or(const std::vector<std::pair<std::string, double>>& found, const char* name, double otherwise) {
+  for (const auto& [key, value] : found) {
     if (key == name) return value;
   }
   return otherwise;
 }
+inline double found_or(S c, const char* name, double otherwise) { return found_or(c.diagnosis.found, name, otherwise); }
 /// The groups (batch × heads) where the comparison with the expectation fails.
 inline std::vector<long> failing_groups(S c) {
   std::vector<long> g;
@@ -138,6 +139,37 @@ inline Message inv_freq_in(const char* type) {
       "matches inv_freq rounded to {0} with m·θ computed in float32: the frequencies are stored in {0} (a buffer of "
       "the model's dtype) before the product; keep inv_freq in float32",
       type);
+}
+
+// How the rows found by code name themselves (VariantRow::screen, in_mode).
+using M = VariantSearch&;
+
+/// The mode's diagnosis names the row `name` with `found`, in place of the forward one's finding (its closest, its
+/// departure and where it drifts no longer said). Returns true: the row is found.
+inline bool name_in_mode(M m, const char* name, std::vector<std::pair<std::string, double>> found) {
+  CheckDiagnosis& dg = m.report.diagnosis;
+  dg.matches = known_variant(name);
+  dg.found = std::move(found);
+  dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+  return true;
+}
+
+/// The forward diagnosis named the row `name`.
+inline bool forward_named(M m, const char* name) {
+  return m.report.diagnosis.matches && *m.report.diagnosis.matches == known_variant(name);
+}
+
+/// A gradient no forward row explains, on some heads and not others (GradientParts).
+inline bool some_heads_fail(M m) {
+  const GradientParts* p = m.gradient;
+  return p != nullptr && !p->failing.empty() && static_cast<long>(p->failing.size()) < p->groups;
+}
+
+/// A gradient no forward row explains, failing on every head; not 0, nor another head's by one offset.
+inline bool every_head_fails_on_channels(M m) {
+  const GradientParts* p = m.gradient;
+  return p != nullptr && !p->failing.empty() && static_cast<long>(p->failing.size()) == p->groups && !p->zero_passes &&
+         p->offset == 0 && p->channel >= 0;
 }
 
 // How the rows' variants are built (VariantRow::from_expectation, from_dump): the predicates first, then the builders.
