@@ -29,23 +29,8 @@ Variant variant_of(VariantId kind, const RopeExpectation& spec) {
   return v;
 }
 
-/// Largest number of restarts searched for (each costs one comparison of the whole dump).
-constexpr int kMaxRestarts = 64;
-
-/// The restarts that explain a dump correct up to `first` failing index: from each failing index on, the
-/// positions start again from the first; none when that does not end in a pass.
-std::vector<long> find_restarts(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
-                                const RopeExpectation& expected, long first) {
-  Variant v = variant_of(known_variant("positions-restart"), expected);
-  for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
-    if (!v.restarts.empty() && first <= v.restarts.back()) return {};
-    v.restarts.push_back(first);
-    const DumpComparison c = source.compare(start, positions, {v}).front();
-    if (c.passed()) return v.restarts;
-    first = c.first_seq;
-  }
-  return {};
-}
+/// Asks the row `name` to search the failing dump (its file's VariantRow::search); returns whether it named its row.
+bool row_search(const char* name, VariantSearch& search) { return variant_row(known_variant(name)).search(search); }
 
 /// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
 /// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
@@ -245,109 +230,6 @@ void try_measured_base(CheckReport& report, const DumpSource& source, long start
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
   if (report.variants.back().second.passed()) {
     report.diagnosis.matches = known_variant("base-other");
-    report.diagnosis.found = v.found;
-  }
-}
-
-/// The fewest pairs the fast unit's bias is measured on, and the most vectors read for it (the largest positions).
-constexpr std::size_t kFastMathPairs = 8;
-constexpr long kFastMathVectors = 512;
-
-/// Sin and cos of float32 angles by a fast unit without range reduction (CUDA's __sinf/__cosf under
-/// --use_fast_math), where the angles are held to float64. Such a unit takes the angle to revolutions by fl32(1/2π),
-/// δ = fast_math_shortfall() = −4.03·10⁻⁸ of itself short, so its phase error is biased: every angle falls short by
-/// the same share δ of itself. A float32 product m·θ errs too, and as much (within (C2)'s float32 bound, which is why
-/// the float32 model passes both), but by rounding either way: θ_i rounded to float32 (η_i of itself, either sign) and
-/// the product's own rounding. The pattern tells them apart (docs/check.md, "angles-fast-math"):
-///   - per pair i, the slope β_i of the phase error e (the dump's turn of the pair less m·θ_i, wrapped) against φ =
-///     m·θ_i over the vectors of the largest |m| (least squares through 0: Σ e·φ / Σ φ²), less η_i, the rounding of
-///     θ_i to float32 (a kernel whose float32 θ_i is fl32(θ_i) leaves b_i = β_i − η_i exactly its unit's bias);
-///   - pairs whose slope is not measured within |δ|/8 are left out (noise per element: an angle's rounding in float32,
-///     u_f32·φ, and two units of the dump's type; the slope's spread √(Σ noise²·φ²) / Σ φ²), and at least
-///     kFastMathPairs must remain;
-///   - a kernel's float32 θ_i off fl32(θ_i) by an ulp (PyTorch's float32 power does that on up to half the pairs, in
-///     both directions) moves its pair by 6·10⁻⁸ or more: the rounding is chosen on the median over all pairs, and
-///     the bias is the median of b_i over the pairs whose residual lies within |δ|/4 of that median (at least
-///     kFastMathPairs), the others left out;
-///   - two roundings of the product t = φ·fl32(1/2π) are modelled: to nearest (PTX's sin.approx.f32 as the docs
-///     give it; its mean share 0, so b_i ≈ δ) and toward zero (the SASS of __sinf: FMUL.RZ, then MUFU.SIN; a product
-///     truncated loses half an ulp of t on average, so b_i ≈ δ − ζ_i with ζ_i the slope of π·ulp_f32(t) against φ,
-///     3·10⁻⁸ to 6·10⁻⁸ of the angle by t's binade). The rounding whose median residual (b_i − δ, or b_i − δ + ζ_i)
-///     lies nearer 0 is the one measured; named where that residual is within |δ|/2 (a float32 product's residuals
-///     are |δ| and more; a wrong base, offset or table gives slopes far from all), found "toward_zero" 1 for the
-///     truncated product, then confirmed over the whole dump under a float32 angle's tolerance widened by the unit's
-///     errors (Variant::fast_math: the shortfall, an ulp of t truncated or rounded, the unit's own error).
-void try_fast_math(CheckReport& report, const DumpSource& source, long start,
-                   const std::vector<AxisPosition>& positions) {
-  const RopeExpectation& expected = report.expected;
-  if (expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward) return;
-  if (expected.angles.value_or(default_angle_model(source.dtype())) != AngleModel::Float64) return;
-  std::vector<std::pair<double, long>> by_m;  // (|m|, index), the largest first
-  for (std::size_t s = 0; s < positions.size(); ++s) {
-    if (positions[s].multi()) return;
-    by_m.emplace_back(std::abs(positions[s][0]), static_cast<long>(s));
-  }
-  std::sort(by_m.begin(), by_m.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const long groups = std::min<long>(source.groups(), 2);
-  const long count = std::min<long>(static_cast<long>(by_m.size()), kFastMathVectors / groups);
-  const int half = expected.rotary_dim() / 2;
-  const Eigen::VectorXd& theta = expected.theta();
-  const double delta = fast_math_shortfall(), u32 = epsilon(DType::F32) / 2, eps = epsilon(source.dtype());
-  const auto c32 = static_cast<float>(1.0 / kTwoPi);
-  std::vector<double> num(static_cast<std::size_t>(half), 0.0), den = num, noise = num, trunc = num;
-  for (long k = 0; k < count; ++k) {
-    const long s = by_m[static_cast<std::size_t>(k)].second;
-    const double m = positions[static_cast<std::size_t>(s)][0];
-    for (long g = 0; g < groups; ++g) {
-      const auto [x, y] = source.vector_at(start + s, g);
-      for (int i = 0; i < half; ++i) {
-        const auto [ia, ib] = pair_channels(expected, i, false);
-        const auto [oa, ob] = pair_channels(expected, i, true);
-        const std::complex<double> zx(x[static_cast<std::size_t>(ia)], x[static_cast<std::size_t>(ib)]),
-            zy(y[static_cast<std::size_t>(oa)], y[static_cast<std::size_t>(ob)]);
-        if (std::abs(zx) == 0 || std::abs(zy) == 0) continue;
-        const double phi = m * theta[i], e = std::remainder(std::arg(zy / zx) - phi, kTwoPi);
-        const double n = u32 * std::abs(phi) + 2 * eps;
-        const auto j = static_cast<std::size_t>(i);
-        // a product t = φ·fl32(1/2π) truncated loses half an ulp of t on average: π·ulp(t) of the angle
-        const float t = static_cast<float>(std::abs(phi) * c32);
-        const double lost = kPi * (std::nextafter(t, INFINITY) - t);
-        num[j] += e * phi, den[j] += phi * phi, noise[j] += n * n * phi * phi, trunc[j] += lost * std::abs(phi);
-      }
-    }
-  }
-  std::vector<double> bias, toward_zero;  // b_i, and b_i − δ + ζ_i (the truncated product's residual)
-  for (int i = 0; i < half; ++i) {
-    const auto j = static_cast<std::size_t>(i);
-    if (!(den[j] > 0) || !(std::sqrt(noise[j]) / den[j] <= std::abs(delta) / 8)) continue;
-    const double eta = static_cast<double>(static_cast<float>(theta[i])) / theta[i] - 1;
-    bias.push_back(num[j] / den[j] - eta);
-    toward_zero.push_back(bias.back() - delta + trunc[j] / den[j]);
-  }
-  if (bias.size() < kFastMathPairs) return;
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t mid = v.size() / 2;
-    return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-  };
-  const double nearest = median(bias) - delta, truncated = median(toward_zero);
-  const bool rz = std::abs(truncated) < std::abs(nearest);
-  const double residual = rz ? truncated : nearest;
-  if (!(std::abs(residual) <= std::abs(delta) / 2)) return;
-  std::vector<double> kept;  // the pairs whose float32 θ_i is fl32(θ_i): their residual within |δ|/4 of the median
-  for (std::size_t j = 0; j < bias.size(); ++j) {
-    if (std::abs((rz ? toward_zero[j] : bias[j] - delta) - residual) <= std::abs(delta) / 4) kept.push_back(bias[j]);
-  }
-  if (kept.size() < kFastMathPairs) return;
-  const double b = median(kept);
-  Variant v = variant_of(known_variant("angles-fast-math"), expected);
-  v.spec.angles = AngleModel::Float32;
-  v.fast_math = true;
-  v.found = {{"bias", b}};
-  if (rz) v.found.emplace_back("toward_zero", 1.0);
-  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
-  if (report.variants.back().second.passed()) {
-    report.diagnosis.matches = known_variant("angles-fast-math");
     report.diagnosis.found = v.found;
   }
 }
@@ -636,49 +518,6 @@ void try_grid_base(CheckReport& report, const DumpSource& source, long start,
   }
 }
 
-/// A latent grid's leading text tokens (every component equal, as Flux gives them all (0, 0, 0)) turned at their order
-/// 0 … n − 1 on one axis or on every axis, the other tokens as given: each tried over the whole dump, n the leading
-/// rows or one fewer (the image's first token may share the text's position); named text-ids-counted.
-void try_text_ids_counted(CheckReport& report, const DumpSource& source, long start,
-                          const std::vector<AxisPosition>& positions) {
-  const RopeExpectation& e = report.expected;
-  if (positions.empty() || !positions.front().multi()) return;
-  long rows = 0;
-  while (rows < static_cast<long>(positions.size())) {
-    const AxisPosition& p = positions[static_cast<std::size_t>(rows)];
-    bool equal = true;
-    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
-    if (!equal) break;
-    ++rows;
-  }
-  // Every failing index among them, and a position shared by two of them (else they are not all at one position).
-  if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return;
-  Variant expected = variant_of(known_variant("expected"), e);
-  const int axes = positions.front().count;
-  for (const long n : {rows, rows - 1}) {
-    if (n < 2) continue;
-    for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
-      std::vector<AxisPosition> counted = positions;
-      for (long k = 0; k < n; ++k) {
-        AxisPosition& p = counted[static_cast<std::size_t>(k)];
-        for (int a = 0; a < axes; ++a) {
-          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
-        }
-      }
-      report.variants.emplace_back(known_variant("text-ids-counted"),
-                                   source.compare(start, counted, {expected}).front());
-      if (!report.variants.back().second.passed()) continue;
-      CheckDiagnosis& dg = report.diagnosis;
-      dg.matches = known_variant("text-ids-counted");
-      dg.found = {{"axis", axis == axes ? -1.0 : static_cast<double>(axis)}, {"tokens", static_cast<double>(n)}};
-      dg.difference = {{"text_positions", 0, static_cast<double>(n)}};
-      dg.difference_explained = report.variants.back().second.total;
-      dg.difference_total = report.variants.back().second.total;
-      return;
-    }
-  }
-}
-
 /// A given table read at other rows: the rows that turn the first failing vector as the dump does (table_rows_turning),
 /// each as an offset of the positions, and the first that the whole dump passes under is the match (positions-offset,
 /// found "offset").
@@ -899,29 +738,21 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
                            heads);
     return report;
   }
-  // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
-  // in the words of packed sequences and chunked prefill, which are the likelier cause.
-  const bool wrapped =
-      dg.matches == known_variant("cos-sin-cache-short") && dg.found.size() > 1 && dg.found[1].second != 0;
-  if ((!dg.matches || wrapped) && dg.correct_until) {
-    // A restart is not a drift: the positions may start again where the dump stops matching.
-    std::vector<long> restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
-    if (!restarts.empty()) {
-      dg.restarts = std::move(restarts);
-      dg.correct_until.reset();
-      name_match(report, source, positions, known_variant("positions-restart"), {});
-      return report;
-    }
+  // The searches and measurements, in the order of explanations (docs/check.md): a row's own search where its file
+  // holds it (VariantRow::search), the measurement's steps here.
+  VariantSearch search{report, source, start, positions};
+  if (row_search("positions-restart", search)) {
+    name_match(report, source, positions, *dg.matches, dg.found);
+    return report;
   }
   const bool ladder = !expected.table;  // the measured rows fit angles m·θ, which a given table has not
-  if (!dg.matches && ladder) try_fast_math(report, source, start, positions);
+  if (!dg.matches && ladder) row_search("angles-fast-math", search);
   if (!dg.matches && ladder) try_position_offset(report, source, start, positions);
   if (!dg.matches && !ladder) try_table_offset(report, source, start, positions);
   if (!dg.matches && ladder) try_head_offsets(report, source, start, positions);
   if (!dg.matches && ladder) try_measured_base(report, source, start, positions);
   if (!dg.matches && ladder) diagnose_measured(report, source, start, positions);
-  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
-    try_text_ids_counted(report, source, start, positions);
+  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid()) row_search("text-ids-counted", search);
   if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
     try_grid_base(report, source, start, positions);
   if (dg.matches) {

@@ -78,8 +78,8 @@ struct VariantBuild {
   explicit operator bool() const { return applies != nullptr && build != nullptr; }
 };
 
-/// What a row found by code reads (VariantRow::screen, in_mode): the failing check's report (its comparison, the
-/// diagnosis so far, where the row names itself, and the variants tried, which it may add to), the dump and its
+/// What a row found by code reads (VariantRow::screen, search, in_mode): the failing check's report (its comparison,
+/// the diagnosis so far, where the row names itself, and the variants tried, which it may add to), the dump and its
 /// positions, and what a mode measured once for its rows (a gradient's failing heads and channels, check_mode.hpp
 /// GradientParts).
 struct VariantSearch {
@@ -113,6 +113,11 @@ struct VariantRow {
   /// in the report's diagnosis (matches, found) and returns true, else returns false (a note it adds stays); the rows
   /// are asked in the table's order, the first that names its row ends the screen; nullptr for a row found otherwise.
   bool (*screen)(VariantSearch& search) = nullptr;
+  /// Found by a search or a measurement of a failing dump after the compared variants (VariantDetection::Searched,
+  /// Measured): names its row in the report's diagnosis and returns true where the whole dump confirms it, else
+  /// returns false (the comparisons it made stay in the report's variants); asked in the order of explanations
+  /// (check_diagnosis.cpp, docs/check.md); nullptr for a row found otherwise.
+  bool (*search)(VariantSearch& search) = nullptr;
   /// Found by a mode's own diagnosis after the forward one (VariantDetection::InMode): names its row in the report's
   /// diagnosis and returns true where the dump shows it (the rows are asked in the table's order, the first that
   /// names its row ends the search), else leaves the diagnosis and returns false; nullptr for a row found otherwise.

@@ -48,7 +48,7 @@ VariantRow row() {
   r.in_mode = [](M m) {
     const RopeExpectation& e = m.report.expected;
     CheckDiagnosis& dg = m.report.diagnosis;
-    if ((e.mode != CheckMode::Shift && e.mode != CheckMode::ShiftMap) || !forward_named(m, "norm-scaled") ||
+    if ((e.mode != CheckMode::Shift && e.mode != CheckMode::ShiftMap) || !diagnosis_names(m, "norm-scaled") ||
         e.shift_magnitude == 1.0)
       return false;
     const double s = found_or(dg.found, "factor", 1.0);

@@ -30,7 +30,7 @@ VariantRow row() {
     if (p != nullptr && !p->failing.empty() && static_cast<long>(p->failing.size()) == p->groups && p->zero_passes)
       return name_in_mode(m, "output-zero", {});
     CheckDiagnosis& dg = m.report.diagnosis;
-    if (m.report.expected.mode != CheckMode::Grad || !forward_named(m, "norm-scaled") ||
+    if (m.report.expected.mode != CheckMode::Grad || !diagnosis_names(m, "norm-scaled") ||
         found_or(dg.found, "factor", 1.0) != 0)
       return false;
     dg.matches = known_variant("output-zero");

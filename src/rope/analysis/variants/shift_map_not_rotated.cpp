@@ -24,7 +24,7 @@ VariantRow row() {
   // A shift map whose keys are the cache as it was: the forward diagnosis's dump after equal to before, in the map's
   // words.
   r.in_mode = [](M m) {
-    if (m.report.expected.mode != CheckMode::ShiftMap || !forward_named(m, "before-equals-after")) return false;
+    if (m.report.expected.mode != CheckMode::ShiftMap || !diagnosis_names(m, "before-equals-after")) return false;
     return name_in_mode(m, "shift-map-not-rotated", m.report.diagnosis.found);
   };
   return r;

@@ -33,10 +33,10 @@ VariantRow row() {
   r.in_mode = [](M m) {
     if (m.report.expected.mode != CheckMode::ShiftMap) return false;
     const CheckDiagnosis& dg = m.report.diagnosis;
-    if (forward_named(m, "positions-plus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", 1.0}});
-    if (forward_named(m, "positions-minus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", -1.0}});
+    if (diagnosis_names(m, "positions-plus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", 1.0}});
+    if (diagnosis_names(m, "positions-minus-one")) return name_in_mode(m, "shift-map-offset", {{"offset", -1.0}});
     const bool one_offset = dg.found.size() == 1 && dg.found[0].first == "offset";
-    if (!forward_named(m, "positions-offset") || !one_offset) return false;
+    if (!diagnosis_names(m, "positions-offset") || !one_offset) return false;
     return name_in_mode(m, "shift-map-offset", dg.found);
   };
   return r;

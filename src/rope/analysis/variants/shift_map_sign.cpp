@@ -23,7 +23,7 @@ VariantRow row() {
   };
   // A shift map's keys turned the other way: the forward diagnosis's rotation reversed, in the map's words.
   r.in_mode = [](M m) {
-    if (m.report.expected.mode != CheckMode::ShiftMap || !forward_named(m, "rotation-reversed")) return false;
+    if (m.report.expected.mode != CheckMode::ShiftMap || !diagnosis_names(m, "rotation-reversed")) return false;
     return name_in_mode(m, "shift-map-sign", m.report.diagnosis.found);
   };
   return r;

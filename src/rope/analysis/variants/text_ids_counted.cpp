@@ -13,6 +13,53 @@ ROPE_VARIANT_DOC("text-ids-counted",
 #else
 namespace rope::variants::text_ids_counted {
 
+/// A latent grid's leading text tokens (every component equal, as Flux gives them all (0, 0, 0)) turned at their order
+/// 0 … n − 1 on one axis or on every axis, the other tokens as given: each tried over the whole dump, n the leading
+/// rows or one fewer (the image's first token may share the text's position); named text-ids-counted.
+bool search_text_ids(M search) {
+  CheckReport& report = search.report;
+  const DumpSource& source = search.source;
+  const long start = search.start;
+  const std::vector<AxisPosition>& positions = search.positions;
+  const RopeExpectation& e = report.expected;
+  if (report.diagnosis.matches || positions.empty() || !positions.front().multi()) return false;
+  long rows = 0;
+  while (rows < static_cast<long>(positions.size())) {
+    const AxisPosition& p = positions[static_cast<std::size_t>(rows)];
+    bool equal = true;
+    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
+    if (!equal) break;
+    ++rows;
+  }
+  // Every failing index among them, and a position shared by two of them (else they are not all at one position).
+  if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return false;
+  Variant expected = variant_named("expected", e);
+  const int axes = positions.front().count;
+  for (const long n : {rows, rows - 1}) {
+    if (n < 2) continue;
+    for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
+      std::vector<AxisPosition> counted = positions;
+      for (long k = 0; k < n; ++k) {
+        AxisPosition& p = counted[static_cast<std::size_t>(k)];
+        for (int a = 0; a < axes; ++a) {
+          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
+        }
+      }
+      report.variants.emplace_back(known_variant("text-ids-counted"),
+                                   source.compare(start, counted, {expected}).front());
+      if (!report.variants.back().second.passed()) continue;
+      CheckDiagnosis& dg = report.diagnosis;
+      dg.matches = known_variant("text-ids-counted");
+      dg.found = {{"axis", axis == axes ? -1.0 : static_cast<double>(axis)}, {"tokens", static_cast<double>(n)}};
+      dg.difference = {{"text_positions", 0, static_cast<double>(n)}};
+      dg.difference_explained = report.variants.back().second.total;
+      dg.difference_total = report.variants.back().second.total;
+      return true;
+    }
+  }
+  return false;
+}
+
 VariantRow row() {
   VariantRow r;
   r.name = "text-ids-counted";
@@ -36,6 +83,7 @@ VariantRow row() {
                           "(indices 0 … {1})",
                           tokens, tokens - 1, name, where);
   };
+  r.search = search_text_ids;
   return r;
 }
 const Registered registered{row()};

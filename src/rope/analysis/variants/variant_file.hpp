@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
@@ -141,7 +142,7 @@ inline Message inv_freq_in(const char* type) {
       type);
 }
 
-// How the rows found by code name themselves (VariantRow::screen, in_mode).
+// How the rows found by code name themselves (VariantRow::screen, search, in_mode).
 using M = VariantSearch&;
 
 /// The mode's diagnosis names the row `name` with `found`, in place of the forward one's finding (its closest, its
@@ -154,8 +155,15 @@ inline bool name_in_mode(M m, const char* name, std::vector<std::pair<std::strin
   return true;
 }
 
-/// The forward diagnosis named the row `name`.
-inline bool forward_named(M m, const char* name) {
+/// The diagnosis so far names the row `name`.
+/// A variant of `spec` as the row `name` compares it.
+inline Variant variant_named(const char* name, E spec) {
+  Variant v;
+  v.kind = known_variant(name), v.spec = spec;
+  return v;
+}
+
+inline bool diagnosis_names(M m, const char* name) {
   return m.report.diagnosis.matches && *m.report.diagnosis.matches == known_variant(name);
 }
 
