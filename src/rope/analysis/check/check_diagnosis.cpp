@@ -1,5 +1,6 @@
-// rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
-// restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
+// rope check's verdict on a failing dump (check.hpp): the screens, the known variants compared in one pass, then the
+// searches and the measurement in the order of explanations (docs/check.md), the first confirmed over the whole dump
+// named, else the measured difference or where the dump departs; and the sentence that says so.
 #include <algorithm>
 #include <array>
 #include <cmath>
