@@ -292,20 +292,8 @@ std::optional<double> constant_ratio(const RopeExpectation& expected, const Chec
 /// Most elements the element classification reads (each dump): a larger dump is left to the measurement of its RoPE.
 constexpr long kClassifiedElements = 1L << 24;
 
-/// The failing elements of a dump classified one by one, over the whole dump: each rotated element y_c of pair
-/// (x_a, x_b) at position m that is not RoPE's a·(R(mθ)x)_c within the bound below, and is instead its input x_c
-/// (never written), a·x_c·cos(mθ) (the sin term dropped) or 0; where they lie (channels, sequence indices, groups).
-/// Bound: 8·ε_T + 4·ε_f32·(1 + |mθ|) of a·‖x‖ (the dump's rounding and a float32 angle's), which keeps the classes
-/// apart wherever they differ by more than that.
-struct ElementClasses {
-  long failing = 0, unrotated = 0, cos_only = 0, zero = 0;  ///< a failing element may be of several kinds
-  bool block = false;  ///< every element of the channels and groups below keeps its input at every sequence index
-  int first_channel = -1, last_channel = -1;  ///< of the unrotated elements
-  long first_index = -1, last_index = -1;     ///< of the unrotated elements
-  std::vector<char> channels, indices, groups;
-  long count(const std::vector<char>& v) const { return static_cast<long>(std::count(v.begin(), v.end(), 1)); }
-};
-
+/// The failing elements classified (ElementClasses, measured_rope.hpp); nullopt for a dump larger than
+/// kClassifiedElements.
 std::optional<ElementClasses> classify_elements(const RopeExpectation& expected, const DumpSource& source, long start,
                                                 const std::vector<AxisPosition>& positions) {
   const long seq = static_cast<long>(positions.size());
@@ -366,41 +354,6 @@ std::optional<ElementClasses> classify_elements(const RopeExpectation& expected,
   return out;
 }
 
-/// The failing elements all of one kind (elements_classes): the sin term dropped on every rotated channel, or
-/// elements that keep their input, named with where they lie; the share is that of the whole dump's elements.
-bool name_element_class(CheckReport& report, const ElementClasses& k) {
-  CheckDiagnosis& dg = report.diagnosis;
-  const DumpComparison& e = report.comparison;
-  if (k.failing == 0 || e.failing == 0) return false;
-  const auto explain = [&](const char* name, std::vector<std::pair<std::string, double>> found,
-                           std::vector<CheckDiagnosis::Difference> diff) {
-    dg.matches = known_variant(name);
-    dg.found = std::move(found);
-    dg.difference = std::move(diff);
-    dg.difference_total = e.total;
-    dg.difference_explained = e.total;
-    return true;
-  };
-  if (k.cos_only == k.failing && k.unrotated < k.failing) {
-    const double channels = report.expected.rotary_dim();
-    return explain("sin-dropped", {{"channels", channels}}, {{"sin_term", 1, 0}});
-  }
-  if (k.unrotated == k.failing) {
-    const double channels = static_cast<double>(k.count(k.channels));
-    const double indices = static_cast<double>(k.block ? static_cast<long>(k.indices.size()) : k.count(k.indices));
-    const double groups = static_cast<double>(k.count(k.groups));
-    const double elements = k.block ? channels * indices * groups : static_cast<double>(k.unrotated);
-    return explain("elements-unrotated",
-                   {{"channel", k.first_channel},
-                    {"channels", channels},
-                    {"elements", elements},
-                    {"indices", indices},
-                    {"groups", groups}},
-                   {{"unrotated_elements", 0, elements}});
-  }
-  return false;
-}
-
 /// No listed variant matches: the dump measured (measured_rope.hpp, identify's engine), the parameters where its
 /// RoPE differs from the expected one stated, and the simplest difference that explains the whole dump named, one
 /// parameter at a time: a constant ratio of every frequency (the positions scaled), then a ladder of another base
@@ -415,9 +368,11 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   dg.measured = std::move(measured);
   const CheckDiagnosis::Measured& m = *dg.measured;
   // Elements first: a dump whose failing elements are all of one kind is that, whatever the fit of its pairs says.
-  if (const std::optional<ElementClasses> k = classify_elements(expected, source, start, positions);
-      k && name_element_class(report, *k))
-    return;
+  if (const std::optional<ElementClasses> k = classify_elements(expected, source, start, positions)) {
+    VariantSearch search{report, source, start, positions};
+    search.elements = &*k;
+    if (row_search("sin-dropped", search) || row_search("elements-unrotated", search)) return;
+  }
   const int r = expected.rotary_dim();
   double largest = 0;
   for (const AxisPosition& p : positions) largest = std::max(largest, std::abs(p[0]));

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/measured_rope.hpp"
 
 namespace rope {
 
@@ -80,14 +81,15 @@ struct VariantBuild {
 
 /// What a row found by code reads (VariantRow::screen, search, in_mode): the failing check's report (its comparison,
 /// the diagnosis so far, where the row names itself, and the variants tried, which it may add to), the dump and its
-/// positions, and what a mode measured once for its rows (a gradient's failing heads and channels, check_mode.hpp
-/// GradientParts).
+/// positions, and what was measured once for several rows (a gradient's failing heads and channels, check_mode.hpp
+/// GradientParts; the failing elements classified, measured_rope.hpp ElementClasses).
 struct VariantSearch {
   CheckReport& report;
   const DumpSource& source;
   long start = 0;
   const std::vector<AxisPosition>& positions;
-  const GradientParts* gradient = nullptr;  ///< a gradient no forward row explains; nullptr otherwise
+  const GradientParts* gradient = nullptr;   ///< a gradient no forward row explains; nullptr otherwise
+  const ElementClasses* elements = nullptr;  ///< the failing elements classified (measured_rope.hpp); nullptr: not
 };
 
 /// One known way to get RoPE wrong.

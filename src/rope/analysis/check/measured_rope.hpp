@@ -5,6 +5,7 @@
 /// a check's dump: the measurement is one, the engine of `rope identify`, never a second one.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -22,6 +23,20 @@ inline constexpr long kMeasuredElements = 1L << 19;
 /// position other than 0, a head larger than identify takes). Defined in analysis/identify/identify_check.cpp.
 std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, long start,
                                                      const std::vector<AxisPosition>& positions);
+
+/// The failing elements of a dump classified one by one, over the whole dump (check_diagnosis.cpp): each rotated
+/// element y_c of pair (x_a, x_b) at position m that is not RoPE's a·(R(mθ)x)_c within the bound below, and is instead
+/// its input x_c (never written), a·x_c·cos(mθ) (the sin term dropped) or 0; where they lie (channels, sequence
+/// indices, groups). Bound: 8·ε_T + 4·ε_f32·(1 + |mθ|) of a·‖x‖ (the dump's rounding and a float32 angle's), which
+/// keeps the classes apart wherever they differ by more than that.
+struct ElementClasses {
+  long failing = 0, unrotated = 0, cos_only = 0, zero = 0;  ///< a failing element may be of several kinds
+  bool block = false;  ///< every element of the channels and groups below keeps its input at every sequence index
+  int first_channel = -1, last_channel = -1;  ///< of the unrotated elements
+  long first_index = -1, last_index = -1;     ///< of the unrotated elements
+  std::vector<char> channels, indices, groups;
+  long count(const std::vector<char>& v) const { return static_cast<long>(std::count(v.begin(), v.end(), 1)); }
+};
 
 /// The one turn δ of every vector of the dump's sequence indices [start, start + seq) (a K cache moved as one shift):
 /// per pair j of `expected`, the phase c_j of Σ conj(z_before)·z_after over every vector, and the integer δ within

@@ -32,6 +32,23 @@ VariantRow row() {
         "{4} groups, never written (two stores racing on the same buffer?)",
         n(elements), n(channels), n(found_or(c, "channel", 0)), n(indices), n(groups));
   };
+  // Every failing element keeps its input (the failing elements classified, ElementClasses): where they lie, a block
+  // of channels, indices and groups, or scattered.
+  r.search = [](M m) {
+    const ElementClasses* k = m.elements;
+    if (!elements_fail(m) || k->unrotated != k->failing) return false;
+    const double channels = static_cast<double>(k->count(k->channels));
+    const double indices = static_cast<double>(k->block ? static_cast<long>(k->indices.size()) : k->count(k->indices));
+    const double groups = static_cast<double>(k->count(k->groups));
+    const double elements = k->block ? channels * indices * groups : static_cast<double>(k->unrotated);
+    return explain_elements(m, "elements-unrotated",
+                            {{"channel", k->first_channel},
+                             {"channels", channels},
+                             {"elements", elements},
+                             {"indices", indices},
+                             {"groups", groups}},
+                            {{"unrotated_elements", 0, elements}});
+  };
   return r;
 }
 const Registered registered{row()};

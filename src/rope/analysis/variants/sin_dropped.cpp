@@ -23,6 +23,14 @@ VariantRow row() {
         "never added",
         fmt::format("{:g}", found_value(c)));
   };
+  // Every failing element is a·x_c·cos(mθ) (the failing elements classified, ElementClasses), not all of them its
+  // input.
+  r.search = [](M m) {
+    const ElementClasses* k = m.elements;
+    if (!elements_fail(m) || k->cos_only != k->failing || k->unrotated >= k->failing) return false;
+    const double channels = m.report.expected.rotary_dim();
+    return explain_elements(m, "sin-dropped", {{"channels", channels}}, {{"sin_term", 1, 0}});
+  };
   return r;
 }
 const Registered registered{row()};

@@ -167,6 +167,25 @@ inline bool diagnosis_names(M m, const char* name) {
   return m.report.diagnosis.matches && *m.report.diagnosis.matches == known_variant(name);
 }
 
+/// The failing elements all of one kind (ElementClasses) explain the whole dump: the row `name` named with its
+/// parameters and the difference, its share every element.
+inline bool explain_elements(M m, const char* name, std::vector<std::pair<std::string, double>> found,
+                             std::vector<CheckDiagnosis::Difference> diff) {
+  CheckDiagnosis& dg = m.report.diagnosis;
+  const DumpComparison& e = m.report.comparison;
+  dg.matches = known_variant(name);
+  dg.found = std::move(found);
+  dg.difference = std::move(diff);
+  dg.difference_total = e.total;
+  dg.difference_explained = e.total;
+  return true;
+}
+
+/// Elements were classified, and some fail.
+inline bool elements_fail(M m) {
+  return m.elements != nullptr && m.elements->failing != 0 && m.report.comparison.failing != 0;
+}
+
 /// A gradient no forward row explains, on some heads and not others (GradientParts).
 inline bool some_heads_fail(M m) {
   const GradientParts* p = m.gradient;
