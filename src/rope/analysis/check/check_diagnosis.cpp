@@ -24,12 +24,6 @@
 namespace rope {
 namespace {
 
-Variant variant_of(VariantId kind, const RopeExpectation& spec) {
-  Variant v;
-  v.kind = kind, v.spec = spec;
-  return v;
-}
-
 /// Asks the row `name` to search the failing dump (its file's VariantRow::search); returns whether it named its row.
 bool row_search(const char* name, VariantSearch& search) { return variant_row(known_variant(name)).search(search); }
 

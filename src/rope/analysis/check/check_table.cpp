@@ -21,6 +21,12 @@
 
 namespace rope {
 
+Variant variant_of(VariantId kind, const RopeExpectation& spec) {
+  Variant v;
+  v.kind = kind, v.spec = spec;
+  return v;
+}
+
 std::string check_position_text(const AxisPosition& p) {
   return p.multi() ? p.text() : format_number(p.value[0]);  // an integer as an integer, 2000000 not 2e+06
 }

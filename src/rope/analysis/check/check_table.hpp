@@ -92,6 +92,9 @@ struct VariantSearch {
   const ElementClasses* elements = nullptr;  ///< the failing elements classified (measured_rope.hpp); nullptr: not
 };
 
+/// The variant of row `kind` that computes `spec` (the other fields at their defaults).
+Variant variant_of(VariantId kind, const RopeExpectation& spec);
+
 /// One known way to get RoPE wrong.
 struct VariantRow {
   VariantId kind;    ///< its place in the table (set as its file adds it: variants.cpp)

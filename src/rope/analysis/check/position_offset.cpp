@@ -146,8 +146,7 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
   const std::optional<long> delta =
       measured_offset_at(report.expected, source, start, s, e.first_group, positions[static_cast<std::size_t>(s)][0]);
   if (!delta) return;
-  Variant v;
-  v.kind = known_variant("positions-offset"), v.spec = report.expected;
+  Variant v = variant_of(known_variant("positions-offset"), report.expected);
   v.position_offset = static_cast<double>(*delta);
   v.found = {{"offset", static_cast<double>(*delta)}};
   report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
@@ -226,9 +225,8 @@ void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   std::vector<Variant> variants;
   for (const double d : distinct) {
-    Variant v;
-    v.kind = known_variant("positions-offset"), v.spec = report.expected, v.position_offset = d;
-    variants.push_back(v);
+    variants.push_back(variant_of(known_variant("positions-offset"), report.expected));
+    variants.back().position_offset = d;
   }
   const std::vector<DumpComparison> c = source.compare(start, positions, variants);
   for (std::size_t k = 0; k < failing.size(); ++k) {

@@ -113,7 +113,7 @@ bool search_fast_math(M search) {
   }
   if (kept.size() < kFastMathPairs) return false;
   const double b = median(kept);
-  Variant v = variant_named("angles-fast-math", expected);
+  Variant v = variant_of(known_variant("angles-fast-math"), expected);
   v.spec.angles = AngleModel::Float32;
   v.fast_math = true;
   v.found = {{"bias", b}};

@@ -30,8 +30,7 @@ VariantRow row() {
     if (report.comparison.after_non_finite.count > 0 || m.source.dtype() != DType::F32 ||
         !m.source.after_looks_like_bf16())
       return false;
-    Variant v;
-    v.kind = known_variant("bf16-as-float32"), v.spec = report.expected;
+    Variant v = variant_of(known_variant("bf16-as-float32"), report.expected);
     v.dump_type = DType::BF16;
     report.variants.emplace_back(v.kind, m.source.compare(m.start, m.positions, {v}).front());
     if (report.variants.back().second.passed()) {

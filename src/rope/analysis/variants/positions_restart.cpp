@@ -18,7 +18,7 @@ constexpr int kMaxRestarts = 64;
 /// positions start again from the first; none when that does not end in a pass.
 std::vector<long> find_restarts(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                                 const RopeExpectation& expected, long first) {
-  Variant v = variant_named("positions-restart", expected);
+  Variant v = variant_of(known_variant("positions-restart"), expected);
   for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
     if (!v.restarts.empty() && first <= v.restarts.back()) return {};
     v.restarts.push_back(first);

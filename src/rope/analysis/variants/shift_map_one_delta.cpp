@@ -33,9 +33,7 @@ VariantRow row() {
         measure_one_turn(m.source, m.start, static_cast<long>(m.positions.size()), report.expected);
     if (!delta) return false;
     const std::vector<AxisPosition> one(m.positions.size(), AxisPosition::single(*delta));
-    Variant v;
-    v.kind = known_variant("shift-map-one-delta");
-    v.spec = report.expected;
+    const Variant v = variant_of(known_variant("shift-map-one-delta"), report.expected);
     report.variants.emplace_back(v.kind, m.source.compare(m.start, one, {v}).front());
     const DumpComparison& c = report.variants.back().second;
     if (!c.passed()) return false;

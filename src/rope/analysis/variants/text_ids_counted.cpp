@@ -33,7 +33,7 @@ bool search_text_ids(M search) {
   }
   // Every failing index among them, and a position shared by two of them (else they are not all at one position).
   if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return false;
-  Variant expected = variant_named("expected", e);
+  Variant expected = variant_of(known_variant("expected"), e);
   const int axes = positions.front().count;
   for (const long n : {rows, rows - 1}) {
     if (n < 2) continue;

@@ -156,13 +156,6 @@ inline bool name_in_mode(M m, const char* name, std::vector<std::pair<std::strin
 }
 
 /// The diagnosis so far names the row `name`.
-/// A variant of `spec` as the row `name` compares it.
-inline Variant variant_named(const char* name, E spec) {
-  Variant v;
-  v.kind = known_variant(name), v.spec = spec;
-  return v;
-}
-
 inline bool diagnosis_names(M m, const char* name) {
   return m.report.diagnosis.matches && *m.report.diagnosis.matches == known_variant(name);
 }
