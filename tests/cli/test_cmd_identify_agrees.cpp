@@ -811,6 +811,17 @@ const std::vector<Agreement91>& agreements_91() {
          EXPECT_EQ(b.family(), "default") << b.identify_text;
          EXPECT_PRED3(near_rel, b.base(), 1e6, 1e-4) << b.identify_text;
        }},
+      // Gemma 3's sliding layer turned with the full layers' scaling (linear, factor 8) at its own base 10000: check
+      // names the full layer type's scaling on this layer's base; identify fits linear, base 10000, factor 8.
+      {"diagnosis_2026/ferrox_gemma3_sliding_scaled", "layer-type-other",
+       [](const Both& b) {
+         EXPECT_EQ(b.found("scaling_only"), 1.0) << b.check.dump();
+         EXPECT_THAT(b.check["diagnosis"]["message"].get<std::string>(),
+                     ::testing::HasSubstr("the scaling of layer type full_attention"));
+         EXPECT_EQ(b.family(), "linear") << b.identify_text;
+         EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-4) << b.identify_text;
+         EXPECT_PRED3(near_rel, b.identify["family"]["factor"].get<double>(), 8.0, 1e-4) << b.identify_text;
+       }},
       // Half the head rotated: identify's rotary dimension 32 at base 10000.
       {"diagnosis_2026/vllm_bailing_mla_rotary_halved", "rotary-dim-halved",
        [](const Both& b) {
