@@ -756,12 +756,21 @@ const std::vector<Agreement91>& agreements_91() {
          EXPECT_PRED3(near_rel, b.identify["family"]["factor"].get<double>(), 1 / b.found("scale"), 1e-4);
          EXPECT_PRED3(near_rel, b.base(), 5e7, 1e-4) << b.identify_text;
        }},
+      // out = x·cos: identify finds no pairing, each changed channel its input times a factor within [−1, 1].
+      {"diagnosis_2026/sin_dropped", "sin-dropped",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify["layout"], "none") << b.identify_text;
+         EXPECT_EQ(b.identify["channels_scaled"], true) << b.identify_text;
+         EXPECT_LE(b.identify["rotary_dim"].get<double>(), b.found("channels")) << b.identify_text;
+         EXPECT_THAT(b.identify_text, ::testing::HasSubstr("x·cos alone, the sin term dropped"));
+       }},
       // Channels 64 … 127 keep their input: identify's changed channels are the 64 others, no pairing.
       {"diagnosis_2026/half_unstored", "elements-unrotated",
        [](const Both& b) {
          EXPECT_EQ(b.identify["rotary_dim"].get<double>(), b.found("channel")) << b.identify_text;
          EXPECT_EQ(b.identify["d"].get<double>() - b.identify["rotary_dim"].get<double>(), b.found("channels"));
          EXPECT_EQ(b.identify["layout"], "none") << b.identify_text;
+         EXPECT_EQ(b.identify["channels_scaled"], false) << b.identify_text;  // kept, not scaled: no x·cos claimed
        }},
       // vLLM's dynamic NTK base at f·L0 = 4096: 1000·(2·4096/2048 − 1)^(64/62), which identify fits as the ladder's.
       {"diagnosis_2026/dynamic_at_longest", "engine-reading-other",
@@ -822,6 +831,23 @@ const std::vector<Agreement91>& agreements_91() {
          EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-4) << b.identify_text;
          EXPECT_PRED3(near_rel, b.identify["family"]["factor"].get<double>(), 8.0, 1e-4) << b.identify_text;
        }},
+      // CUDA's __sinf with its product rounded toward zero, held to float64 angles: identify's θ_j fall short of base
+      // 10000's float32 ladder by check's measured bias (the same phases; within 1.5·10⁻⁸, a third of fl32(1/2π)'s
+      // shortfall: the truncation's share varies by 3·10⁻⁸ over the pairs' binades, and the two medians weigh them
+      // otherwise); identify names angles-fast-math only for a product rounded to nearest.
+      {"diagnosis_2026/fast_math_toward_zero", "angles-fast-math",
+       [](const Both& b) {
+         EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-3) << b.identify_text;
+         const Json& theta = b.identify["theta"];
+         ASSERT_EQ(theta.size(), 64u) << b.identify_text;
+         std::vector<double> r;
+         for (std::size_t j = 0; j < theta.size(); ++j) {
+           const double f32 = static_cast<float>(std::pow(10000.0, -2.0 * static_cast<double>(j) / 128.0));
+           r.push_back(theta[j].get<double>() / f32 - 1);
+         }
+         std::sort(r.begin(), r.end());
+         EXPECT_NEAR((r[31] + r[32]) / 2, b.found("bias"), 1.5e-8) << b.identify_text;
+       }},
       // Half the head rotated: identify's rotary dimension 32 at base 10000.
       {"diagnosis_2026/vllm_bailing_mla_rotary_halved", "rotary-dim-halved",
        [](const Both& b) {
@@ -834,6 +860,23 @@ const std::vector<Agreement91>& agreements_91() {
        [](const Both& b) {
          EXPECT_EQ(b.family(), "default") << b.identify_text;
          EXPECT_PRED3(near_rel, b.base(), 1e6, 1e-4) << b.identify_text;
+       }},
+      // q's second halves are k's (q and k crossed): identify, on q alone, finds no pairing that keeps norms and claims
+      // no
+      // x·cos; the head map is check's to name, with k.
+      {"diagnosis_2026/qk_crossed_modulo", "qk-crossed",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify["layout"], "none") << b.identify_text;
+         EXPECT_EQ(b.identify["channels_scaled"], false) << b.identify_text;
+         EXPECT_EQ(b.found("heads_modulo"), 1.0) << b.check.dump();
+       }},
+      // phi3's table in bf16: identify reads the half pairs of the 96 channels; it has no model of angles computed in
+      // bf16 (check's angles-bf16 compares them), so it names no family's ladder.
+      {"diagnosis_2026/candle_phi3_table_bf16", "angles-bf16",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify["layout"], "half") << b.identify_text;
+         EXPECT_EQ(b.identify["rotary_dim"], 96) << b.identify_text;
+         EXPECT_EQ(b.identify_code, 0) << b.identify_text;
        }},
       // Wan at base 1e6: identify's grid of Wan's widths at check's base, and the presets whose base differs.
       {"diffusers/mistake_wan_base_1e6_f32", "base-other",
@@ -876,6 +919,16 @@ TEST_P(IdentifyAgrees91, WithCheck) {
   ASSERT_EQ(b.check_code, 1);
   EXPECT_EQ(check_matches(b), row.matches) << b.check.dump();
   row.says(b);
+}
+
+TEST(IdentifyAgreesTable, HoldsEveryRecipeOfDiagnosis2026) {
+  // The one recipe left out: a K cache moved by one δ is checked with --shift-map, which identify does not take (it
+  // reads the same files at positions of its own; tests/reference/shift_map.py's rows hold its reading of a move).
+  std::set<std::string> table = {"diagnosis_2026/shift_map_one_delta"};
+  for (const Agreement91& a : agreements_91()) table.insert(a.id);
+  for (const auto& [id, row] : corpus_rows()) {
+    if (id.rfind("diagnosis_2026/", 0) == 0) EXPECT_TRUE(table.count(id)) << id << ": no row in agreements_91()";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue91Recipes, IdentifyAgrees91, ::testing::ValuesIn(agreements_91()),

@@ -96,6 +96,7 @@ std::string layout_text(const Identification& id, const Text& t) {
       }
       return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
     case PairLayout::None:  // never a claim about norms that the pairs of a layout keep
+      if (id.channels_scaled) return t.tr("none: each changed channel is its input times a factor (see the note)");
       return id.norms_kept_by ? t.tr(
                                     "none: no pairing turns a sequence index's vectors alike, though the {0} pairs "
                                     "keep their norms (see the note)",
@@ -204,6 +205,7 @@ Value identify_value(const IdentifyRun& run) {
   if (id.fast_math_bias) j["angles_fast_math"]["bias"] = *id.fast_math_bias;
   j["norm_residual"] = id.norm_residual;
   if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
+  j["channels_scaled"] = id.channels_scaled;  // no pairing: each changed channel its input times a factor (x·cos)
   j["theta"] = as_list(id.theta);
   j["angle_residual"] = as_list(id.angle_residual);
   Value& fits = j["fits"] = Value::array();
