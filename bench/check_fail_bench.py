@@ -14,6 +14,13 @@ one (CLI and Python, both types, both mistakes); the variant named over the whol
 and, when the environment variable ROPE_PREVIOUS names the previous release's executable (e167177, built as
 docs/performance.md says), its passing check of the same files.
 
+Then the measured rows (issue 91: a failing dump is measured before it is named), on a 2 × 1 GiB bf16 pair
+([131072, 32, 128], the half layout, base 10^4, `--bf16-bits`): the passing dump, a positions-scaled one (every token
+turned at 2·m: check measures a constant ratio of the frequencies and names positions-scaled, scale 2) and an
+element-corrupted one (in 1 token of 64, channels 64 … 127 of every head keep their input, as a kernel writing only
+the first half of each pair there), timed alternately as whole processes, medians. Target: each failing check within 2×
+the passing one.
+
     check_fail_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
 
 The dumps are generated here (never committed): q ~ N(0, 1), RoPE in float32 as PyTorch computes it (the half
@@ -80,6 +87,86 @@ def make_dump(dir_, name, bf16, seed=63):
         x.flush()
     del xs
     return paths
+
+
+LONG = (131072, 32, 128)
+
+
+def make_long_dumps(dir_, seed=91):
+    """Writes the measured rows' bf16 pair ([131072, 32, 128] as <u2, 1 GiB each) by blocks of 4096 positions: the
+    before dump, and three after dumps: RoPE at the positions (pass), at twice them (scaled) and RoPE with channels
+    64 … 127 of every 64th token left as their input (corrupted)."""
+    import numpy as np
+    from numpy.lib.format import open_memmap
+    seq, heads, d = LONG
+    half = d // 2
+    names = ("before", "pass", "scaled", "corrupted")
+    paths = {n: os.path.join(dir_, f"long-{n}.npy") for n in names}
+    xs = {n: open_memmap(paths[n], mode="w+", dtype=np.uint16, shape=LONG) for n in names}
+    inv = (1.0 / (10000.0 ** (np.arange(0, d, 2, dtype=np.float32) / d))).astype(np.float32)
+    rng = np.random.default_rng(seed)
+
+    def to_bf16(f):
+        u = f.view(np.uint32)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+    def rope_at(x, m):
+        ang = (m.astype(np.float32)[:, None] * inv)[:, None, :]
+        cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+        x1, x2 = x[..., :half], x[..., half:]
+        return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(np.float32)
+
+    for s0 in range(0, seq, 4096):
+        s1 = min(seq, s0 + 4096)
+        xb = to_bf16(rng.standard_normal((s1 - s0, heads, d), dtype=np.float32))
+        x = (xb.astype(np.uint32) << 16).view(np.float32)
+        m = np.arange(s0, s1)
+        y = to_bf16(rope_at(x, m))
+        xs["before"][s0:s1] = xb
+        xs["pass"][s0:s1] = y
+        xs["scaled"][s0:s1] = to_bf16(rope_at(x, 2 * m))
+        bad = (m % 64) == 63
+        y[bad, :, half:] = xb[bad, :, half:]
+        xs["corrupted"][s0:s1] = y
+    for x in xs.values():
+        x.flush()
+    del xs
+    return paths
+
+
+def measured_rows(report, rope, tmp, quick):
+    """The measured rows: passing, positions-scaled and element-corrupted checks of the 2 × 1 GiB bf16 pair, alternated,
+    medians; returns the notes."""
+    print("check fail bench: generating the measured rows' 2 × 1 GiB bf16 dumps …", file=sys.stderr)
+    paths = make_long_dumps(tmp)
+    seq = LONG[0]
+    cmd = lambda after: [rope, "check", "--before", paths["before"], "--after", paths[after], "--positions",  # noqa: E731
+                         f"0:{seq}", "--axes", "seq,heads,d", "--layout", "half", "--base", "10000", "--bf16-bits",
+                         "--json"]
+    subprocess.run(["cat"] + list(paths.values()), stdout=subprocess.DEVNULL, check=True)  # into the page cache
+    runs = {k: [] for k in ("pass", "scaled", "corrupted")}
+    outs = {}
+    for _ in range(3 if quick else 5):  # alternated, so that all see the same minutes of the machine's load
+        for key in runs:
+            w, rss, out = timed(cmd(key))
+            runs[key].append((w, rss))
+            outs[key] = json.loads(out)
+    med = {k: sorted(w for w, _ in v)[len(v) // 2] for k, v in runs.items()}
+    notes = []
+    for key, want in (("scaled", "positions-scaled"), ("corrupted", None)):
+        ratio = med[key] / med["pass"]
+        report.target(f"check 2 × 1 GiB bf16, {key}, CLI: failing / passing time (median)", ratio, "<= 2", ratio <= 2)
+        dg = outs[key]["diagnosis"]
+        if want:
+            report.check(f"check 2 × 1 GiB bf16, {key}: names {want}", dg.get("matches") == want,
+                         f"named {dg.get('matches')} {dg.get('found')}")
+        notes.append(f"check 2 × 1 GiB bf16 [131072, 32, 128], {key}: median {med[key]:.3f} s against passing "
+                     f"{med['pass']:.3f} s ({ratio:.2f}×), peak RSS {max(r for _, r in runs[key]) / 1024:.0f} MiB; "
+                     f"diagnosis: matches {dg.get('matches')}, found {dg.get('found')}: {dg.get('message', '')[:160]}")
+    report.check("check 2 × 1 GiB bf16: the passing dump passes", outs["pass"]["passed"], f"passed {outs['pass']['passed']}")
+    for p in paths.values():
+        os.remove(p)
+    return notes
 
 
 def timed(cmd):
@@ -176,6 +263,7 @@ def run(report, build, tmp, quick):
         notes.append(line)
         for p in paths:
             os.remove(p)
+    notes.extend(measured_rows(report, rope, tmp, quick))
     return notes
 
 

@@ -46,7 +46,9 @@ _compute_yarn_parameters). Each case changes one step:
                         found partner 128, head_frequencies 1
     ferrox_gemma3_sliding_scaled
                         antonellof/ferrox issue #39: Gemma 3 4B's sliding layer (base 10000, unscaled) rotated with the
-                        full layers' linear factor 8: named positions-scaled, found scale 0.125
+                        full layers' linear factor 8: named layer-type-other, found layer_type 1 (full_attention,
+                        the model's second layer type) and scaling_only 1 (this layer's base with that type's scaling),
+                        not the bare measured scale 0.125
     vllm_bailing_mla_rotary_halved
                         vllm-project/vllm PR #41185: BailingMoeV2.5's MLA rope head of 64 rotated with rotary_dim 32
                         (the linear layers' partial_rotary_factor 0.5 applied to it): named rotary-dim-halved
@@ -316,12 +318,12 @@ def main():
          {"partner": 128.0, "head_frequencies": 1.0}, found_rel=1e-9)
     # antonellof/ferrox issue #39: Gemma 3's sliding layers rotated with the global layers' linear scaling (factor 8
     # folded into a global rope_freqs) at their own base 10000, where llama.cpp rotates them unscaled: θ_j / 8, named
-    # positions-scaled with scale 0.125 (the linear factor 8 of the full layers, on a sliding layer).
+    # layer-type-other: the full layers' (layer type 1 of gemma-3-4b) scaling on this layer's base.
     pos_g = np.concatenate([np.arange(32), np.arange(8160, 8192)])
     q = q_of(len(pos_g), 2, 256)
     save("ferrox_gemma3_sliding_scaled", q, hf_rope(q, pos_g, (inv_freq(10000.0, 256) / np.float32(8)).astype(
         np.float32)), pos_g, ["--model", "gemma-3-4b", "--layer-type", "sliding_attention", "--angles", "float32"],
-         "positions-scaled", {"scale": 0.125})
+         "layer-type-other", {"layer_type": 1.0, "scaling_only": 1.0})
 
     # vllm-project/vllm PR #41185: BailingMoeV2.5's MLA attention passed the model's partial_rotary_factor 0.5 (the
     # linear-attention layers') to get_rope with head_size = qk_rope_head_dim = 64, so rotary_dim 32: the first 32

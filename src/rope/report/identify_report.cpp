@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,6 +20,17 @@
 
 namespace rope {
 namespace {
+
+/// The constant k where the dump's positions are the tokens' order plus k (k, k + 1, …) and the given ones need jumps
+/// (a context-parallel rank that numbered its tokens across the ranks); nullopt otherwise.
+std::optional<double> order_offset(const Identification& id) {
+  const std::vector<double>& used = id.dump_positions;
+  if (id.jumps.empty() || used.size() < 2 || used.front() == 0) return std::nullopt;
+  for (std::size_t i = 1; i < used.size(); ++i) {
+    if (used[i] != used.front() + static_cast<double>(i)) return std::nullopt;
+  }
+  return used.front();
+}
 
 /// "t 44, h 42, w 42" (Flux.2's fourth axis l): one value per axis of a latent grid.
 template <typename T>
@@ -84,6 +96,7 @@ std::string layout_text(const Identification& id, const Text& t) {
       }
       return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
     case PairLayout::None:  // never a claim about norms that the pairs of a layout keep
+      if (id.channels_scaled) return t.tr("none: each changed channel is its input times a factor (see the note)");
       return id.norms_kept_by ? t.tr(
                                     "none: no pairing turns a sequence index's vectors alike, though the {0} pairs "
                                     "keep their norms (see the note)",
@@ -192,6 +205,7 @@ Value identify_value(const IdentifyRun& run) {
   if (id.fast_math_bias) j["angles_fast_math"]["bias"] = *id.fast_math_bias;
   j["norm_residual"] = id.norm_residual;
   if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
+  j["channels_scaled"] = id.channels_scaled;  // no pairing: each changed channel its input times a factor (x·cos)
   j["theta"] = as_list(id.theta);
   j["angle_residual"] = as_list(id.angle_residual);
   Value& fits = j["fits"] = Value::array();
@@ -208,9 +222,19 @@ Value identify_value(const IdentifyRun& run) {
   j["notes"] = english(id.notes);
   j["position_offset"] = id.position_offset;
   j["jumps"] = id.jumps;
+  // The dump's positions the tokens' order plus one constant where the given ones need jumps (rope check's
+  // positions-offset, found order_offset); null otherwise.
+  const std::optional<double> order = order_offset(id);
+  j["order_offset"] = order ? Value(*order) : Value();
   // position_ids [3, batch, seq] read as [batch, 3, seq]: the batch rows (rope check's mrope-batch-rows, found batch).
   j["mrope_batch_rows"] = run.mrope_batch_rows > 0 ? Value(run.mrope_batch_rows) : Value();
   j["query_heads"] = run.query_heads > 0 ? Value(run.query_heads) : Value();
+  // A latent grid's text tokens counted 0, 1, 2, … (rope check's text-ids-counted): the axis (−1 every axis) and count.
+  j["text_ids_counted"] = Value();
+  if (run.text_counted) {
+    j["text_ids_counted"]["axis"] = run.text_counted->axis;
+    j["text_ids_counted"]["tokens"] = run.text_counted->tokens;
+  }
   // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
   // head and shift.
   Value& heads = j["head_offsets"] = Value::array();
@@ -323,8 +347,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     // The positions read in the tokens' order from one constant k where the given ones need jumps (a context-parallel
     // rank that numbered its tokens across the ranks): the constant, as check names it (found order_offset).
     const std::vector<double>& used = id.dump_positions;
-    bool order = !id.jumps.empty() && used.size() > 1 && used.front() != 0;
-    for (std::size_t i = 1; order && i < used.size(); ++i) order = used[i] == used.front() + static_cast<double>(i);
+    const bool order = order_offset(id).has_value();
     row(t.tr("dump's positions"),
         order ? t.tr("{0} … {1}, the tokens' order plus {0} (the given ones shifted by {2:+g}, restart or jump at "
                      "index {3})",
@@ -356,6 +379,17 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
              "unit without range reduction (CUDA's __sinf/__cosf under nvcc's use_fast_math), which rope check names "
              "angles-fast-math under {2} float64",
              -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles")));
+  }
+  if (run.text_counted) {  // rope check's text-ids-counted
+    const long n = run.text_counted->tokens;
+    row(t.tr("dump's positions"),
+        run.text_counted->axis < 0
+            ? t.tr("the first {0} tokens (text) at their order 0 … {1} on every axis, where the given ones are all at "
+                   "one position",
+                   n, n - 1)
+            : t.tr("the first {0} tokens (text) at their order 0 … {1} on axis {2}, where the given ones are all at "
+                   "one position",
+                   n, n - 1, std::string(1, "thwe"[std::min(run.text_counted->axis, 3)])));
   }
   if (run.query_heads > 0) {  // rope check's k-with-query-heads
     row(t.tr("dump's positions"), t.tr("k's {0} heads walked with q's head count {1}: key (t, h) at the position of "

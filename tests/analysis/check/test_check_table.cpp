@@ -396,6 +396,10 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   RopeExpectation engine = test::expect_half(8);
   engine.engine_other = RopeExpectation::EngineOther{engine.theta() * 0.5, 1.0, Message::same("another reading")};
   for (const Variant& v : check_variants(engine)) built.insert(v.kind);
+  // Another layer type's RoPE (expectation.cpp: a model of several layer types checked as one).
+  RopeExpectation layered = test::expect_half(8);
+  layered.other_layer_types.push_back({"full_attention", 1, layered.theta() / 8, 1.0, true});
+  for (const Variant& v : check_variants(layered)) built.insert(v.kind);
   // A given cos/sin table (cos_sin_table.hpp): its own rows, and its rows gathered by index where ids are given.
   RopeExpectation given = test::expect_half(8);
   TensorData half;

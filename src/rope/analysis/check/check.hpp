@@ -100,6 +100,18 @@ struct RopeExpectation {
     Message says;
   };
   std::optional<EngineOther> engine_other;
+  /// A model of several layer types checked as one of them: the RoPE of each other type with RoPE and the same rotary
+  /// dimension (`scaling_only` false), and this layer's unscaled frequencies under that type's scaling (θ_i of this
+  /// layer times that type's θ_i over its unscaled θ_i, its attention factor; `scaling_only` true), where they differ
+  /// from the expectation (the variant layer-type-other, expectation.cpp).
+  struct OtherLayerType {
+    std::string type;
+    int index = 0;  ///< the type's place among the model's layer types (ModelRope::layers)
+    Eigen::VectorXd theta;
+    double attention_factor = 1.0;
+    bool scaling_only = false;
+  };
+  std::vector<OtherLayerType> other_layer_types;
   /// SGLang's short batch whose largest position is exactly L0 (this value; 0: none): the token at L0 reads row L0 of
   /// its [short | long] cache, the long list's position 0, and does not turn (engine_cache_positions, expectation.hpp).
   double longrope_l0_unturned = 0;

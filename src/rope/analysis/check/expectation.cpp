@@ -129,6 +129,30 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     }
     if (other_list.size() == e.theta().size() && other_list != e.theta())
       e.longrope_other = {other_list, other_is_short};
+    // The other layer types' RoPE on this layer, whole or as their scaling on this layer's base (Gemma 3's sliding
+    // layers turned with the full layers' linear factor 8: antonellof/ferrox issue #39).
+    for (std::size_t index = 0; index < rope.layers.size(); ++index) {
+      const LayerRope& l = rope.layers[index];
+      if (!l.spec || l.type == rope.spec.layer_type || l.spec->params.inv_freq.size() != e.theta().size()) continue;
+      const RopeSpec& o = *l.spec;
+      std::vector<RopeExpectation::OtherLayerType> tries = {
+          {l.type, static_cast<int>(index), o.params.inv_freq, o.params.attention_factor, false}};
+      if (o.original.size() == e.theta().size() && rope.spec.original.size() == e.theta().size() &&
+          (o.original.array() > 0).all()) {
+        tries.push_back({l.type, static_cast<int>(index),
+                         (rope.spec.original.array() * o.params.inv_freq.array() / o.original.array()).matrix(),
+                         o.params.attention_factor, true});
+      }
+      for (RopeExpectation::OtherLayerType& t : tries) {
+        const auto same = [&](const Eigen::VectorXd& theta, double a) {
+          return theta == t.theta && a == t.attention_factor;
+        };
+        bool seen = same(e.theta(), e.attention_factor());
+        for (const RopeExpectation::OtherLayerType& k : e.other_layer_types)
+          seen = seen || same(k.theta, k.attention_factor);
+        if (!seen) e.other_layer_types.push_back(std::move(t));
+      }
+    }
     if (engine_other && engine_other->theta.size() == e.theta().size() &&
         (engine_other->theta != e.theta() || engine_other->attention_factor != e.attention_factor()))
       e.engine_other = engine_other;

@@ -123,6 +123,9 @@ struct Identification {
   /// (within norm_residual): the vectors of a sequence index are turned by different angles (axes read in the wrong
   /// order), not a rotation that breaks norms.
   std::optional<PairLayout> norms_kept_by;
+  /// No pairing found (layout None), and every rotated channel is its input times a factor of its own per sequence
+  /// index, the same for every group, within [−1, 1]: no rotation mixes channels (x·cos alone, the sin term dropped).
+  bool channels_scaled = false;
   /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
   struct Axes {
     std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart

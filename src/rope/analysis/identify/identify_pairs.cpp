@@ -348,8 +348,35 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
         break;
       }
     }
+    // No rotation mixes channels where every rotated channel is its input times a factor of its own per sequence index,
+    // the same for every group (least squares over the groups, the misfit within the dump's rounding: (8·ε)² of the
+    // squares) and within [−1, 1]: x·cos alone, the sin term dropped (rope check's sin-dropped).
+    if (!id.norms_kept_by && before.groups() > 1 && !id.rotated.empty()) {
+      bool scaled = true, some = false;
+      for (long s = 0; s < before.seq && scaled; ++s) {
+        for (const int c : id.rotated) {
+          double xy = 0, xx = 0, yy = 0;
+          for (long g = 0; g < before.groups(); ++g) {
+            const double x = before.value(s, g, c), y = after.value(s, g, c);
+            xy += x * y, xx += x * x, yy += y * y;
+          }
+          if (xx == 0) continue;
+          const double k = xy / xx, misfit = std::max(0.0, yy - k * xy);
+          if (misfit > 64 * eps * eps * (xx + yy) || std::abs(k) > 1 + 8 * eps) {
+            scaled = false;
+            break;
+          }
+          some = some || std::abs(k - 1) > 8 * eps;
+        }
+      }
+      id.channels_scaled = scaled && some;
+    }
     id.notes.push_back(
-        id.norms_kept_by
+        id.channels_scaled
+            ? msg("no pairing: each changed channel is its input times a factor of its own at each sequence index, the "
+                  "same for every head and within [−1, 1], no channel mixed with another: x·cos alone, the sin term "
+                  "dropped (rope check names it sin-dropped)")
+        : id.norms_kept_by
             ? msg("no pairing turns the vectors of a sequence index alike, though the {0} pairs keep every norm "
                   "within {1:.2g}: the vectors of one sequence index are turned by different angles (are the axes "
                   "right?)",

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/core/error.hpp"
 
@@ -52,6 +54,68 @@ std::vector<AxisPosition> batch_rows_as_axes(const std::vector<AxisPosition>& po
     }
   }
   return out;
+}
+
+/// The leading sequence indices whose position has several components, all equal (a diffusion transformer's text
+/// tokens), when at least two of them share one position; 0 otherwise.
+long leading_text_rows(const std::vector<AxisPosition>& positions) {
+  if (positions.size() < 2 || positions.front().count < 2) return 0;
+  long rows = 0;
+  for (const AxisPosition& p : positions) {
+    bool equal = true;
+    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
+    if (!equal) break;
+    ++rows;
+  }
+  return rows >= 2 && positions[0].value == positions[1].value ? rows : 0;
+}
+
+/// A latent grid's text tokens counted 0, 1, 2, … (rope check's text-ids-counted) where the positions given fit no
+/// grid: the leading `rows` tokens, or one fewer (the image's first token may share the text's position), counted on
+/// one axis or on every axis; the reading whose identification matches a grid with the least residual replaces `id`.
+std::optional<IdentifyRun::TextCounted> text_ids_counted(const LoadedDumps& dumps,
+                                                         const std::vector<AxisPosition>& positions,
+                                                         Identification& id) {
+  const long rows = leading_text_rows(positions);
+  if (rows < 2 || id.grid || id.vision) return std::nullopt;
+  const int axes = positions.front().count;
+  std::optional<IdentifyRun::TextCounted> best;
+  Identification found;
+  for (const long n : {rows, rows - 1}) {
+    if (n < 2) continue;
+    for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
+      std::vector<AxisPosition> counted = positions;
+      for (long k = 0; k < n; ++k) {
+        AxisPosition& p = counted[static_cast<std::size_t>(k)];
+        for (int a = 0; a < axes; ++a) {
+          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
+        }
+      }
+      Identification other;
+      try {
+        other = identify_rope(dumps.before, dumps.after, counted);
+      } catch (const InvalidArgument&) {
+        continue;
+      }
+      if (!other.grid || (best && other.grid->residual >= found.grid->residual)) continue;
+      best = IdentifyRun::TextCounted{axis == axes ? -1 : axis, n};
+      found = std::move(other);
+    }
+  }
+  if (!best) return std::nullopt;
+  const long last = best->tokens - 1;
+  found.notes.push_back(
+      best->axis < 0
+          ? msg("the first {0} tokens (the text: every component of their positions equal) are turned at their order 0 "
+                "… {1} on every axis, where the positions given put them all at one position; identified at the "
+                "positions so counted (rope check names it text-ids-counted)",
+                best->tokens, last)
+          : msg("the first {0} tokens (the text: every component of their positions equal) are turned at their order 0 "
+                "… {1} on axis {2}, where the positions given put them all at one position; identified at the "
+                "positions so counted (rope check names it text-ids-counted)",
+                best->tokens, last, std::string(1, "thwe"[std::min(best->axis, 3)])));
+  id = std::move(found);
+  return best;
 }
 
 /// The largest ratio of query heads to key heads tried for k read with q's head count (GQA's groups: 8 in Llama 3 70B,
@@ -153,6 +217,7 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
       run.mrope_batch_rows = rows;
     }
   }
+  if (run.mrope_batch_rows == 0) run.text_counted = text_ids_counted(dumps, positions, id);
   const bool whole =
       !dumps.stream || (static_cast<long>(kept.size()) == all_seq && groups_kept == dumps.stream->groups());
   // An offset, jumps or a hold that explain every pair, the same for every head, are their own reading: the walks of

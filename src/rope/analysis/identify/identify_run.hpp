@@ -49,12 +49,20 @@ struct IdentifyRun {
   /// with, key (t, h) of H_k heads turned at the position of index ⌊(t·H_k + h) / H_q⌋ (the identification is at the
   /// positions so read); 0 otherwise.
   long query_heads = 0;
+  /// A latent grid's leading text tokens (every component equal, as Flux gives them all (0, 0, 0)) turned at their
+  /// order 0 … tokens − 1 on axis `axis` (−1: on every axis), found where the positions given fit no grid and those so
+  /// counted do (rope check's text-ids-counted; the identification is at the positions so counted).
+  struct TextCounted {
+    int axis = 0;
+    long tokens = 0;
+  };
+  std::optional<TextCounted> text_counted;
 
   /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on,
   /// heads at positions of their own): a failed check's exit code.
   bool positions_differ() const {
     return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty() ||
-           mrope_batch_rows > 0 || query_heads > 0;
+           mrope_batch_rows > 0 || query_heads > 0 || text_counted.has_value();
   }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).

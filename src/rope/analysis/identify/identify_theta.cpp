@@ -555,7 +555,38 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       }
       kept.push_back(id.jumps[k]);
     }
-    id.jumps = std::move(kept);
+    // A run of jumps at consecutive indices is no restart where the indices after it step from the index before it as
+    // the given positions do: the run's own vectors departed in some elements (stores racing) and no position moved;
+    // its indices are put back at the given positions (shifted as the index before it). Judged over the first three
+    // indices after the run, by their turns from the index before it (the median reliable pair within 0.3 rad): all of
+    // them, at least two (a real jump's later indices may coincide with the given steps, a context-parallel rank's
+    // chunks: one of three rarely all).
+    std::vector<long> confirmed;
+    for (std::size_t k = 0; k < kept.size();) {
+      std::size_t end = k + 1;
+      while (end < kept.size() && kept[end] == kept[end - 1] + 1) ++end;
+      const long first = kept[k], last = kept[end - 1];
+      long given_fit = 0, checked = 0;
+      for (long t = last + 1; t <= last + 3 && t < seq && first > 0; ++t) {
+        std::vector<double> c;
+        for (const int j : reliable) {
+          c.push_back(
+              std::arg(u[j][static_cast<std::size_t>(t)] * std::conj(u[j][static_cast<std::size_t>(first - 1)])));
+        }
+        const double step = positions[static_cast<std::size_t>(t)] - positions[static_cast<std::size_t>(first - 1)];
+        given_fit += miss_of(c, th, step, true) <= 0.3;
+        ++checked;
+      }
+      if (checked >= 2 && given_fit == checked) {
+        const double before = p[static_cast<std::size_t>(first - 1)] - positions[static_cast<std::size_t>(first - 1)];
+        for (long i = first; i <= last; ++i)
+          p[static_cast<std::size_t>(i)] = positions[static_cast<std::size_t>(i)] + before;
+      } else {
+        confirmed.insert(confirmed.end(), kept.begin() + static_cast<long>(k), kept.begin() + static_cast<long>(end));
+      }
+      k = end;
+    }
+    id.jumps = std::move(confirmed);
   }
   if (!id.jumps.empty()) estimate(p, false);  // θ_j again on the dump's own positions
   // One offset common to every pair: c_j = arg Σ u·e^(−iθ_j m) is θ_j·k.

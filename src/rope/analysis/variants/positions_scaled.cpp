@@ -1,7 +1,7 @@
 // positions-scaled: every position multiplied by one constant.
 // the dump's θ_j all the expected ones times one constant s (measured), which is positions m turned at s·m
 // Corpus rows (tests/cli/corpus_answers.json) that it matches: buggy_kernels/departure,
-// diagnosis_2026/positions_doubled, diagnosis_2026/ferrox_gemma3_sliding_scaled.
+// diagnosis_2026/positions_doubled.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("positions-scaled",

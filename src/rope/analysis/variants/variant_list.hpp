@@ -25,6 +25,7 @@
 #include "rope/analysis/variants/inv_freq_bf16.cpp"
 #include "rope/analysis/variants/inv_freq_f16.cpp"
 #include "rope/analysis/variants/scaling_ignored.cpp"
+#include "rope/analysis/variants/layer_type_other.cpp"
 #include "rope/analysis/variants/attention_factor_missing.cpp"
 #include "rope/analysis/variants/query_scaling_missing.cpp"
 #include "rope/analysis/variants/positions_plus_one.cpp"

@@ -154,6 +154,65 @@ INSTANTIATE_TEST_SUITE_P(
         SampleCase{"positions_restart", kDefaultBase, 0, 600, -1, -1, 2, "positions-restart"}),
     [](const ::testing::TestParamInfo<SampleCase>& info) { return std::string(info.param.name); });
 
+/// A packed segment diagnosed on its own sample (diagnose_segment_on_sample, as check_segments calls it): the sample's
+/// match is named only where the whole segment confirms it; else what the segment's measurement shows.
+struct SegmentCase {
+  const char* name;
+  long unrotated;       ///< at this index head 3's channels 64 … 127 keep their input (−1: none)
+  const char* matches;  ///< the variant named, or "" when none matches
+};
+
+class SegmentSample : public ::testing::TestWithParam<SegmentCase> {};
+
+TEST_P(SegmentSample, NamesOnlyWhatTheWholeSegmentConfirms) {
+  const SegmentCase& c = GetParam();
+  const DumpVectors x = test::random_dump(kSeq, kHeads, kD, 91);
+  DumpVectors y = test::rotate_dump(x, true, kD, kDefaultBase, 1.0, 0.0);
+  if (c.unrotated >= 0) {
+    for (int ch = kD / 2; ch < kD; ++ch) {
+      const auto k = static_cast<std::size_t>((c.unrotated * kHeads + 3) * kD + ch);
+      y.values[k] = x.values[k];
+    }
+  }
+  const RopeExpectation e = test::expect_half(kD);
+  std::vector<AxisPosition> positions;  // the given ones one ahead of the dump's
+  for (long s = 0; s < kSeq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + 1));
+  const MemorySource source(x, y);
+  Variant expected;
+  expected.spec = e;
+  const DumpComparison whole = source.compare(0, positions, {expected}).front();
+  ASSERT_FALSE(whole.passed());
+  const Eigen::VectorXd& ratio = whole.position_ratio;
+  for (const auto& [a, b] : failing_sample(ratio, kHeads * kD)) EXPECT_FALSE(a <= c.unrotated && c.unrotated < b);
+  const CheckReport got = diagnose_segment_on_sample(source, 0, positions, e, ratio);
+  const CheckDiagnosis& dg = got.diagnosis;
+  EXPECT_EQ(dg.matches ? std::string(to_string(*dg.matches)) : std::string(), c.matches) << dg.message.en;
+  EXPECT_FALSE(dg.closest.has_value());
+  ASSERT_TRUE(dg.sample.has_value());
+  const auto said = [&got](const char* words) {
+    return std::any_of(got.notes.begin(), got.notes.end(),
+                       [&](const Message& n) { return n.en.find(words) != std::string::npos; });
+  };
+  if (*c.matches != 0) {  // confirmed over the whole segment: every element explained
+    EXPECT_EQ(dg.sample->total, x.seq * x.groups() * x.d);
+    EXPECT_EQ(dg.sample->explained, dg.sample->total);
+    EXPECT_TRUE(said("measured over the whole dump: it explains"));
+  } else {  // the segment's own comparison, and its measured difference: positions one behind the ones given
+    EXPECT_EQ(got.comparison.failing, whole.failing);
+    EXPECT_TRUE(said("what matches the sample does not hold over the whole dump, and is not named"));
+    ASSERT_EQ(dg.difference.size(), 1u) << dg.message.en;
+    EXPECT_EQ(dg.difference.front().parameter, "position_offset");
+    EXPECT_EQ(dg.difference.front().found, -1.0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Segments, SegmentSample,
+                         ::testing::Values(SegmentCase{"positions_shifted", -1, "positions-minus-one"},
+                                           SegmentCase{"positions_shifted_some_unrotated", 10, ""}),
+                         [](const ::testing::TestParamInfo<SegmentCase>& info) {
+                           return std::string(info.param.name);
+                         });
+
 /// predicted_sample is failing_sample's sample of a range that fails at every index whose position is not 0.
 TEST(CheckSample, PredictedSampleIsTheFailingSampleOfEveryTurnedIndex) {
   for (const long n : {300L, 1040L, 8192L}) {

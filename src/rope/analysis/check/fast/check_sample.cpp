@@ -175,10 +175,38 @@ CheckReport diagnose_segment_on_sample(const DumpSource& source, long start, con
                                        const RopeExpectation& expected, const Eigen::VectorXd& ratio) {
   const SampledSource sample(source, failing_sample(ratio, source.groups() * source.d()));
   CheckReport r = check_source(sample, start, positions, expected);
+  CheckDiagnosis& dg = r.diagnosis;
   CheckDiagnosis::Sample size;
   size.indices = sample.indices();
   size.elements = size.indices * source.groups() * source.d();
-  r.diagnosis.sample = size;
+  if (const std::optional<VariantId> kind = dg.matches) {
+    // Named only where the whole segment confirms it: the variant the sample matched compared over the segment; else
+    // the segment's own comparison with the expectation, diagnosed as one where nothing matches (what is measured,
+    // located), the unconfirmed variant neither named nor offered as the closest.
+    const Variant* v = sample.named(*kind, dg);
+    const DumpComparison all = v != nullptr ? source.compare(start, positions, {*v}).front() : DumpComparison{};
+    if (v != nullptr && all.passed()) {
+      size.explained = all.total - all.failing;
+      size.total = all.total;
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); {2} measured over the whole dump: it explains {3} of {4} elements "
+              "({5:.4g} %)",
+              size.indices, size.elements, describe(*kind, expected), size.explained, size.total,
+              all.total > 0 ? 100.0 : 0.0));
+    } else {
+      Variant as_expected;
+      as_expected.spec = expected;
+      r.comparison = source.compare(start, positions, {as_expected}).front();
+      diagnose_unconfirmed(r, source, start, positions, v != nullptr ? all : r.comparison);
+      if (dg.matches) size.explained = dg.difference_explained, size.total = dg.difference_total;
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); what matches the sample does not hold over the whole dump, and is not named",
+              size.indices, size.elements));
+    }
+  }
+  dg.sample = size;
   return r;
 }
 
