@@ -156,6 +156,17 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
               "represented); what matches the sample does not hold over the whole dump, and is not named",
               size.indices, size.elements));
     }
+  } else if (kind) {
+    // Named on the sample by a search or a measurement that is no variant to compare over the whole range (elements
+    // of one kind, counted text ids): its counts are the sample's, so it is not named; the whole range diagnosed as
+    // one where nothing matches.
+    r.comparison = whole.comparison;
+    diagnose_unconfirmed(r, source, start, positions, whole.comparison);
+    if (dg.matches) size.explained = dg.difference_explained, size.total = dg.difference_total;
+    r.notes.push_back(
+        msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+            "represented); what matches the sample does not hold over the whole dump, and is not named",
+            size.indices, size.elements));
   } else {
     r.notes.push_back(
         msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
