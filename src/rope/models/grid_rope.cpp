@@ -317,8 +317,8 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   }
   if (r.scale_factor &&
       !std::all_of(r.scale_factor->begin(), r.scale_factor->end(), [](double v) { return v > 0 && v <= 1e6; })) {
-    throw InvalidArgument(
-        error_msg("{0}: each factor must be positive and at most 1000000", option_name("scale_factor")));
+    throw InvalidArgument(error_msg("{0}: each factor must be positive and at most 1000000 (got {1})",
+                                    option_name("scale_factor"), fmt::format("{}", fmt::join(*r.scale_factor, ","))));
   }
   if (r.reference_images > 0 && g.model != GridModel::Flux2) {
     throw InvalidArgument(
