@@ -297,7 +297,10 @@ const std::map<std::string, std::string>& verify_preset_layouts() {
       {"hunyuanvideo", "interleaved layout (diffusers HunyuanVideoTransformer3DModel"},
       {"ltx-video", "interleaved layout (diffusers LTXVideoTransformer3DModel"},
       {"cosmos-predict2-2b", "half layout (diffusers CosmosTransformer3DModel"},
-      {"cosmos3-nano", "half layout (diffusers Cosmos3OmniTransformer"}};
+      {"cosmos3-nano", "half layout (diffusers Cosmos3OmniTransformer"},
+      {"z-image-turbo", "interleaved layout (diffusers ZImageTransformer2DModel"},
+      {"hunyuanvideo-1.5-720p-t2v", "interleaved layout (diffusers HunyuanVideo15Transformer3DModel"},
+      {"kandinsky-5.0-t2v-lite-sft-5s", "interleaved layout (diffusers Kandinsky5Transformer3DModel"}};
   return layouts;
 }
 

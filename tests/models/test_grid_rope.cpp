@@ -2,7 +2,9 @@
 // _class_name), against tests/reference/diffusers_rope.py (NumPy ports of the diffusers modules at 58eb52c080): the
 // frequency of pairs 0, d/4 and d/2 − 1 and their axes (pair_table), and tokens 1 and n − 1 of the positions
 // (positions()) for each model's case (diffusers_rope.CASES; LTX and Cosmos at fps 24, Cosmos 3 at fps 30, whose
-// t = f · 0.8 + 15003 the pipeline rounds to float32: 15004.599609375). The numbers below were printed
+// t = f · 0.8 + 15003 the pipeline rounds to float32: 15004.599609375), and Z-Image, HunyuanVideo 1.5 and Kandinsky 5
+// against tests/reference/diffusers_rope_2026.py (CASES there: Z-Image's [image, caption] padded to 64 tokens, its
+// last the caption's padding at t = 32; Kandinsky's positions / 3.16). The numbers below were printed
 // by the port (%.17g); the frequencies agree to 1e-15 relative (pow in double on both sides), the positions exactly
 // except LTX's fractions (1e-12: the product (f · (8/fps) · p_t / 20) is rounded once per factor on both sides).
 #include <cmath>
@@ -44,6 +46,9 @@ const GridCase kCases[] = {
 {"ltx", R"({"_class_name": "LTXVideoTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 64, "num_attention_heads": 2, "patch_size": 1, "patch_size_t": 1})", {3, 2, 3}, 0, 0, std::optional<double>(24), 64, 32, 0, 157.07963267948966, 15707.963267948966, -1, 1, 2, 18, {-1, -1, -0.96875}, {-0.93333333333333335, -0.96875, -0.9375}},
 {"cosmos", R"({"_class_name": "CosmosTransformer3DModel", "_diffusers_version": "0.37.0.dev0", "attention_head_dim": 128, "num_attention_heads": 16, "patch_size": [1, 2, 2], "max_size": [128, 240, 240], "rope_scale": [1.0, 3.0, 3.0]})", {3, 4, 6}, 0, 0, std::optional<double>(24), 64, 32, 1, 0.0071891487206590865, 5.1683859327754177e-05, 0, 1, 2, 18, {0, 0, 1}, {2, 1, 2}},
 {"cosmos3", R"({"_class_name": "Cosmos3OmniTransformer", "_diffusers_version": "0.37.0.dev0", "head_dim": 128, "num_attention_heads": 32, "model_type": "qwen3_vl_text", "rope_theta": 5000000.0, "rope_scaling": {"mrope_interleaved": true, "mrope_section": [24, 20, 20], "rope_type": "default"}, "latent_patch_size": 2, "base_fps": 24, "enable_fps_modulation": true, "unified_3d_mrope_reset_spatial_ids": true, "unified_3d_mrope_temporal_modality_margin": 15000})", {3, 8, 12}, 3, 0, std::optional<double>(30), 64, 32, 1, 0.00044721359549995795, 2.5450797880376062e-07, 0, 2, 0, 75, {1, 1, 1}, {15004.599609375, 3, 5}},
+{"zimage", R"({"_class_name": "ZImageTransformer2DModel", "_diffusers_version": "0.36.0.dev0", "dim": 3840, "n_heads": 30, "rope_theta": 256.0, "axes_dims": [32, 48, 48], "axes_lens": [1024, 512, 512], "all_patch_size": [2], "all_f_patch_size": [1]})", {1, 10, 6}, 5, 0, std::nullopt, 64, 32, 1, 0.024803141437003122, 0.0049215666011518475, 0, 1, 2, 64, {33, 0, 1}, {32, 0, 0}},
+{"hunyuan15", R"({"_class_name": "HunyuanVideo15Transformer3DModel", "_diffusers_version": "0.36.0.dev0", "attention_head_dim": 128, "num_attention_heads": 16, "patch_size": 1, "patch_size_t": 1, "rope_theta": 256.0, "rope_axes_dim": [16, 56, 56]})", {3, 4, 6}, 2, 0, std::nullopt, 64, 32, 1, 0.0086256993255766617, 0.004761772086736232, 0, 1, 2, 74, {0, 0, 1}, {0, 0, 0}},
+{"kandinsky5", R"({"_class_name": "Kandinsky5Transformer3DModel", "_diffusers_version": "0.36.0.dev0", "axes_dims": [16, 24, 24], "model_dim": 2048, "patch_size": [1, 2, 2], "attention_type": "regular"})", {3, 8, 12}, 0, 0, std::nullopt, 32, 16, 1, 0.0021544346900318843, 0.00021544346900318845, 0, 1, 2, 72, {0, 0, 0.31645569620253161}, {2, 0.94936708860759489, 1.5822784810126582}},
 };
 // clang-format on
 
@@ -82,16 +87,65 @@ TEST_P(GridRopePort, FrequenciesAxesAndPositionsAsThePort) {
 INSTANTIATE_TEST_SUITE_P(Diffusers, GridRopePort, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Kandinsky 5's scale_factor as its pipelines pick it from the frame of 8·H × 8·W pixels
+// (pipeline_kandinsky.py:209-227, pipeline_kandinsky_t2i.py:713): the image pipeline's (1, 1, 1) for one frame; a
+// video's (1, 2, 2) only when both sides are within 480 … 854.
+struct ScaleCase {
+  std::array<long, 3> latent;
+  std::array<double, 3> factor;
+};
+
+class Kandinsky5Scale : public ::testing::TestWithParam<ScaleCase> {};
+
+TEST_P(Kandinsky5Scale, AsThePipelinePicksIt) {
+  EXPECT_EQ(kandinsky5_scale_factor(GetParam().latent), GetParam().factor);
+}
+
+INSTANTIATE_TEST_SUITE_P(Frames, Kandinsky5Scale,
+                         ::testing::Values(ScaleCase{{1, 60, 80}, {1, 1, 1}}, ScaleCase{{31, 60, 80}, {1, 2, 2}},
+                                           ScaleCase{{31, 60, 106}, {1, 2, 2}},
+                                           ScaleCase{{31, 60, 107}, {1, 3.16, 3.16}},
+                                           ScaleCase{{31, 59, 80}, {1, 3.16, 3.16}},
+                                           ScaleCase{{31, 90, 160}, {1, 3.16, 3.16}}));
+
+// What the models' own code cannot take is refused before a token is made: Z-Image's ids past its tables (axes_lens,
+// RopeEmbedder), Kandinsky's nabla blocks on a frame not of 8 × 8 tokens, a scale factor or text a model has no use
+// for.
+TEST(GridRope, RefusesWhatTheModelCannotTake) {
+  const ModelConfig z =
+      parse_model_config(R"({"_class_name": "ZImageTransformer2DModel", "axes_lens": [33, 512, 512]})", "z.json");
+  GridRequest r;
+  r.latent = {1, 8, 8};
+  r.text = 5;  // the caption padded to 32: the image at t = 33, the table's 34th row
+  EXPECT_THROW(grid_positions(*z.grid, r), InvalidArgument);
+  r.text = 0;
+  EXPECT_EQ(grid_positions(*z.grid, r).tokens.size(), 32u);
+  r.scale_factor = std::array<double, 3>{1, 2, 2};
+  EXPECT_THROW(grid_positions(*z.grid, r), InvalidArgument);
+  const ModelConfig k =
+      parse_model_config(R"({"_class_name": "Kandinsky5Transformer3DModel", "attention_type": "nabla"})", "k.json");
+  GridRequest kr;
+  kr.latent = {2, 16, 24};  // 8 × 12 tokens per frame
+  EXPECT_THROW(grid_positions(*k.grid, kr), InvalidArgument);
+  kr.latent = {2, 16, 16};
+  EXPECT_EQ(grid_positions(*k.grid, kr).tokens.size(), 128u);
+  kr.text = 3;
+  EXPECT_THROW(grid_positions(*k.grid, kr), InvalidArgument);
+}
+
 TEST(GridRope, ClassNamesAndPresets) {
-  for (const char* name : {"WanTransformer3DModel", "FluxTransformer2DModel", "Flux2Transformer2DModel",
-                           "QwenImageTransformer2DModel", "HunyuanVideoTransformer3DModel",
-                           "LTXVideoTransformer3DModel", "CosmosTransformer3DModel", "Cosmos3OmniTransformer"}) {
+  for (const char* name :
+       {"WanTransformer3DModel", "FluxTransformer2DModel", "Flux2Transformer2DModel", "QwenImageTransformer2DModel",
+        "HunyuanVideoTransformer3DModel", "LTXVideoTransformer3DModel", "CosmosTransformer3DModel",
+        "Cosmos3OmniTransformer", "ZImageTransformer2DModel", "HunyuanVideo15Transformer3DModel",
+        "Kandinsky5Transformer3DModel"}) {
     ASSERT_TRUE(grid_model_of_class(name).has_value()) << name;
     EXPECT_EQ(class_name(*grid_model_of_class(name)), name);
   }
   EXPECT_FALSE(grid_model_of_class("UNet2DConditionModel").has_value());
   for (const char* preset : {"wan2.1-t2v-14b", "wan2.1-t2v-1.3b", "flux.1-dev", "flux.2-dev", "qwen-image",
-                             "hunyuanvideo", "ltx-video", "cosmos-predict2-2b", "cosmos3-nano"}) {
+                             "hunyuanvideo", "ltx-video", "cosmos-predict2-2b", "cosmos3-nano", "z-image-turbo",
+                             "hunyuanvideo-1.5-720p-t2v", "kandinsky-5.0-t2v-lite-sft-5s"}) {
     const ModelConfig m = load_preset(preset);
     ASSERT_TRUE(m.grid.has_value()) << preset;
     EXPECT_NO_THROW(make_spec(m)) << preset;

@@ -136,6 +136,12 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       // Cosmos 3 Nano: head_dim 128, one ladder of rope_theta 5e6 (Qwen3-VL's interleave of [24, 20, 20]), half
       // layout (README [45]).
       {"cosmos3-nano", 128, 128, 5e6, ScalingType::Default, {}, {}, {}, Layout::Half},
+      // Z-Image-Turbo: dim 3840 / 30 heads = 128 = axes_dims (32, 48, 48), rope_theta 256, complex pairs.
+      {"z-image-turbo", 128, 128, 256, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // HunyuanVideo 1.5: HunyuanVideo's rope_axes_dim (16, 56, 56) and rope_theta 256, 16 heads of 128.
+      {"hunyuanvideo-1.5-720p-t2v", 128, 128, 256, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // Kandinsky 5.0 T2V Lite: head sum(axes_dims) = 16 + 24 + 24 = 64, base 10000.
+      {"kandinsky-5.0-t2v-lite-sft-5s", 64, 64, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -262,8 +268,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 43 presets of data/models/README.md (9 diffusers transformers among them).
-  ASSERT_EQ(presets.size(), 43u);
+  // data/models/ holds the 46 presets of data/models/README.md (12 diffusers transformers among them).
+  ASSERT_EQ(presets.size(), 46u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -273,7 +279,7 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
   EXPECT_EQ(presets.front().name, "chatglm3-6b");
-  EXPECT_EQ(presets.back().name, "wan2.1-t2v-14b");
+  EXPECT_EQ(presets.back().name, "z-image-turbo");
   // chatglm3-6b, command-a-03-2025, cosmos-predict2-2b, cosmos3-nano, deepseek-v3, devstral-small-2-24b,
   // exaone-4.0-32b, flux.1-dev, flux.2-dev, gemma-3-27b, gemma-3-4b, gemma-4-26b-a4b, glm-4-9b-chat, glm-4.5, gpt-j-6b,
   // …

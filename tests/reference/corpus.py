@@ -246,6 +246,22 @@ def diffusers(out, rows):
         row(rows, "diffusers", c["name"], check, 1 if failing else 0, matches, found)
 
 
+def diffusers_2026(out, rows):
+    """Z-Image, HunyuanVideo 1.5, Kandinsky 5 and Qwen-Image with text tokens (issue 93, diffusers_rope_2026.py): each
+    correct dump passes, each planted mistake named with its parameter where it has one."""
+    sys.path.insert(0, HERE)
+    import diffusers_rope as dr
+    d, m = generate("diffusers_rope_2026.py", out)
+    for c in m["cases"]:
+        check = dr.check_args(c, os.path.join(d, c["dir"]))
+        failing = c["expect"] != "pass"
+        ten = c.get("variant") == "base-other" and c["found"].get("base") == 10000.0
+        matches = ("base-10000" if ten else c.get("variant")) if failing else None
+        measured = failing and c.get("variant") in ("axis-scale-ignored", "axis-not-centred")
+        found = {k: float(v) for k, v in c["found"].items()} if measured else None
+        row(rows, "diffusers_2026", c["name"], check, 1 if failing else 0, matches, found)
+
+
 def diagnosis_2026(out, rows):
     """Bugs named by a measured difference (diagnosis_2026.py): check names each with its parameter, identify reads
     the pairs (and the family where the kernel fixes it)."""
@@ -260,7 +276,8 @@ def diagnosis_2026(out, rows):
 
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
               longrope_engines, dynamic_engines, openpangu_mrope, gemma4_vision, deepseek_v4, deepseek_v4_official,
-              shift_map, qk_pairs, diffusers, diagnosis_2026]
+              shift_map, qk_pairs, diffusers, diagnosis_2026,
+              diffusers_2026]
 
 
 def main():

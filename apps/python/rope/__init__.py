@@ -908,10 +908,12 @@ def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_siz
 @_speaks_python("grid_positions")
 def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None):
     """Every token's position of a diffusers transformer (Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video,
-    Cosmos-Predict2, Cosmos 3: a Spec of its ``transformer/config.json`` or preset) as its pipeline builds them from the
-    latent ``(F, H, W)`` the transformer receives (the numbers of ``rope positions --latent-shape``, docs/multi-axis.md
-    §8): ``text`` tokens where the model places text in the sequence, Flux.2's ``reference_images``, LTX's, Cosmos's
-    and Cosmos 3's ``fps``. Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
+    Cosmos-Predict2, Cosmos 3, Z-Image, HunyuanVideo 1.5, Kandinsky 5: a Spec of its ``transformer/config.json`` or
+    preset) as its pipeline builds them from the latent ``(F, H, W)`` the transformer receives (the numbers of
+    ``rope positions --latent-shape``, docs/multi-axis.md §8): ``text`` tokens where the model places text in the
+    sequence (Z-Image's padding tokens included), Flux.2's ``reference_images``, LTX's, Cosmos's and Cosmos 3's
+    ``fps``; Kandinsky 5's positions divided by its pipeline's scale_factor for that latent. Returns float64
+    ``[n, axes]``, rows in the order of the attention's sequence."""
     f, h, w = (_integer(v, "latent_shape") for v in latent_shape)
     out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, _integer(text, "text"),
                                   _integer(reference_images, "reference_images"), None if fps is None else float(fps))

@@ -1,5 +1,6 @@
 #include "rope/models/grid_rope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,7 +21,7 @@ struct ClassRow {
   std::string_view display;
 };
 
-constexpr std::array<ClassRow, 8> kClasses{{
+constexpr std::array<ClassRow, 11> kClasses{{
     {GridModel::Wan, "WanTransformer3DModel", "Wan 2.x"},
     {GridModel::Flux, "FluxTransformer2DModel", "Flux.1"},
     {GridModel::Flux2, "Flux2Transformer2DModel", "Flux.2"},
@@ -29,6 +30,9 @@ constexpr std::array<ClassRow, 8> kClasses{{
     {GridModel::Ltx, "LTXVideoTransformer3DModel", "LTX-Video"},
     {GridModel::Cosmos, "CosmosTransformer3DModel", "Cosmos-Predict2"},
     {GridModel::Cosmos3, "Cosmos3OmniTransformer", "Cosmos 3"},
+    {GridModel::ZImage, "ZImageTransformer2DModel", "Z-Image"},
+    {GridModel::HunyuanVideo15, "HunyuanVideo15Transformer3DModel", "HunyuanVideo 1.5"},
+    {GridModel::Kandinsky5, "Kandinsky5Transformer3DModel", "Kandinsky 5"},
 }};
 
 const ClassRow& row_of(GridModel m) {
@@ -199,24 +203,122 @@ long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& gri
     }
     total *= n;
   }
-  if (total + r.text > kMaxGridTokens) {
-    throw InvalidArgument(error_msg("{0} tokens (latent, text and reference images) exceed the limit of {1}",
-                                    total + r.text, kMaxGridTokens));
+  if (g.seq_multiple > 0) {  // Z-Image: image and caption each padded to a multiple of SEQ_MULTI_OF
+    total += (g.seq_multiple - total % g.seq_multiple) % g.seq_multiple;
   }
-  return total + r.text;
+  const long text = g.seq_multiple > 0 ? r.text + (g.seq_multiple - r.text % g.seq_multiple) % g.seq_multiple : r.text;
+  if (total + text > kMaxGridTokens) {
+    throw InvalidArgument(error_msg("{0} tokens (latent, text and reference images) exceed the limit of {1}",
+                                    total + text, kMaxGridTokens));
+  }
+  return total + text;
+}
+
+/// Z-Image's joint sequence, ZImageTransformer2DModel in basic mode (the ZImagePipeline): patchify_and_embed
+/// (transformer_z_image.py:588-623) pads the caption's L tokens to L' = L + (−L mod 32) and numbers all L' from
+/// (1, 0, 0) (_pad_with_ids with the padded size, 551-586; the ids past L' are cut at 789); the image's grid from
+/// (L' + 1, 0, 0), its padding to a multiple of 32 at (0, 0, 0); _build_unified_sequence (855-859) joins
+/// [image, caption].
+void z_image_tokens(const GridRope& g, const GridRequest& r, const std::array<long, 3>& grid, GridPositions& out) {
+  const long m = g.seq_multiple;
+  const long caption = r.text + (m - r.text % m) % m;
+  const auto [nf, nh, nw] = grid;
+  // RopeEmbedder.__call__ (339-356) gathers each id from a table of axes_lens rows: an id past it has no row.
+  const std::array<long, 3> last{caption + nf, nh - 1, nw - 1};
+  static constexpr std::array<const char*, 3> kAxis{"t", "h", "w"};
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (g.table_length[a] > 0 && last[a] >= g.table_length[a]) {
+      throw InvalidArgument(
+          error_msg("{0}: Z-Image's {1} ids reach {2}, past the {3} rows of its table (axes_lens[{4}], RopeEmbedder)",
+                    option_name("latent_shape"), kAxis[a], last[a], g.table_length[a], a));
+    }
+  }
+  for (long f = 0; f < nf; ++f) {
+    for (long h = 0; h < nh; ++h) {
+      for (long w = 0; w < nw; ++w) {
+        out.tokens.push_back(
+            GridToken{{static_cast<double>(caption + 1 + f), static_cast<double>(h), static_cast<double>(w), 0}, 0});
+      }
+    }
+  }
+  const long image = nf * nh * nw;
+  for (long k = 0; k < (m - image % m) % m; ++k) out.tokens.push_back(GridToken{{0, 0, 0, 0}, 3});
+  for (long k = 0; k < caption; ++k) {
+    out.tokens.push_back(GridToken{{static_cast<double>(1 + k), 0, 0, 0}, k < r.text ? 1 : 3});
+  }
+  out.notes.push_back(
+      msg("the image first, then the caption (Z-Image's [image, caption]), each padded to a multiple of {0}: "
+          "caption token k at (1 + k, 0, 0), the image from t = {1}, its padding at (0, 0, 0)",
+          m, caption + 1));
+}
+
+/// Kandinsky 5's visual tokens (Kandinsky5RoPE3D.forward, transformer_kandinsky.py:242-260): (f, h, w) with each
+/// axis's angle divided by scale_factor, here the position p / scale_factor; attention_type "nabla" flattens them in
+/// 8 × 8 blocks of rows and columns (fractal_flatten, local_patching 44-92: t, block row, block column, then the
+/// block's rows and columns).
+void kandinsky5_tokens(const GridRope& g, const GridRequest& r, const std::array<long, 3>& grid, GridPositions& out) {
+  const std::array<double, 3> sf = r.scale_factor.value_or(kandinsky5_scale_factor(r.latent));
+  const auto [nf, nh, nw] = grid;
+  auto push = [&](long f, long h, long w) {
+    out.tokens.push_back(GridToken{
+        {static_cast<double>(f) / sf[0], static_cast<double>(h) / sf[1], static_cast<double>(w) / sf[2], 0}, 0});
+  };
+  if (!g.fractal) {
+    for (long f = 0; f < nf; ++f)
+      for (long h = 0; h < nh; ++h)
+        for (long w = 0; w < nw; ++w) push(f, h, w);
+  } else {
+    if (nh % 8 != 0 || nw % 8 != 0) {
+      throw InvalidArgument(error_msg(
+          "{0}: Kandinsky 5's nabla attention groups the tokens in 8 × 8 blocks: {1} × {2} tokens per frame are not "
+          "multiples of 8",
+          option_name("latent_shape"), nh, nw));
+    }
+    for (long f = 0; f < nf; ++f)
+      for (long bh = 0; bh < nh / 8; ++bh)
+        for (long bw = 0; bw < nw / 8; ++bw)
+          for (long ih = 0; ih < 8; ++ih)
+            for (long iw = 0; iw < 8; ++iw) push(f, 8 * bh + ih, 8 * bw + iw);
+  }
+  out.notes.push_back(
+      msg("Kandinsky 5 divides each axis's angle by the pipeline's scale_factor ({0}, {1}, {2}): the "
+          "positions here are (f, h, w) / scale_factor",
+          fmt::format("{:g}", sf[0]), fmt::format("{:g}", sf[1]), fmt::format("{:g}", sf[2])));
+  if (g.fractal) {
+    out.notes.push_back(
+        msg("attention_type nabla: the tokens in 8 × 8 blocks of rows and columns, as "
+            "fractal_flatten orders them"));
+  }
 }
 
 }  // namespace
 
+std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent) {
+  if (latent[0] <= 1) return {1.0, 1.0, 1.0};
+  const auto between_480p = [](long x) { return 480 <= x && x <= 854; };
+  if (between_480p(8 * latent[1]) && between_480p(8 * latent[2])) return {1.0, 2.0, 2.0};
+  return {1.0, 3.16, 3.16};
+}
+
 GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
+  const bool hunyuan = g.model == GridModel::HunyuanVideo || g.model == GridModel::HunyuanVideo15;
   const bool text_joint = g.model == GridModel::Flux || g.model == GridModel::Flux2 ||
-                          g.model == GridModel::QwenImage || g.model == GridModel::HunyuanVideo ||
-                          g.model == GridModel::Cosmos3;
+                          g.model == GridModel::QwenImage || hunyuan || g.model == GridModel::Cosmos3 ||
+                          g.model == GridModel::ZImage;
   if (r.text > 0 && !text_joint) {
     throw InvalidArgument(
-        error_msg("{0}: {1} gives its text tokens no RoPE position (Flux.1, Flux.2, "
-                  "Qwen-Image, HunyuanVideo and Cosmos 3 place text in the sequence)",
+        error_msg("{0}: {1} gives its text tokens no RoPE position (Flux.1, Flux.2, Qwen-Image, HunyuanVideo, "
+                  "HunyuanVideo 1.5, Cosmos 3 and Z-Image place text in the sequence)",
                   option_name("text"), display_name(g.model)));
+  }
+  if (r.scale_factor && g.model != GridModel::Kandinsky5) {
+    throw InvalidArgument(error_msg("{0}: only Kandinsky 5 divides its angles by a scale factor (not {1})",
+                                    option_name("scale_factor"), display_name(g.model)));
+  }
+  if (r.scale_factor &&
+      !std::all_of(r.scale_factor->begin(), r.scale_factor->end(), [](double v) { return v > 0 && v <= 1e6; })) {
+    throw InvalidArgument(error_msg("{0}: each factor must be positive and at most 1000000 (got {1})",
+                                    option_name("scale_factor"), fmt::format("{}", fmt::join(*r.scale_factor, ","))));
   }
   if (r.reference_images > 0 && g.model != GridModel::Flux2) {
     throw InvalidArgument(
@@ -234,13 +336,21 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   GridPositions out;
   out.axes = g.axes;
   tokens_of(g, r, out.grid);
+  if (g.model == GridModel::ZImage) {
+    z_image_tokens(g, r, out.grid, out);
+    return out;
+  }
+  if (g.model == GridModel::Kandinsky5) {
+    kandinsky5_tokens(g, r, out.grid, out);
+    return out;
+  }
   const auto [nf, nh, nw] = out.grid;
   const std::size_t axes = g.axes.size();
   auto push = [&](std::array<double, kMaxAxes> p, int kind) { out.tokens.push_back(GridToken{p, kind}); };
   // Text first where the model joins it to the latent: Flux ids = cat(txt_ids, img_ids) (transformer_flux.py:749),
   // Flux.2 cat([text, image]) (transformer_flux2.py:1329-1332), Qwen-Image [text, image]
   // (transformer_qwenimage.py:599).
-  if (r.text > 0 && g.model != GridModel::HunyuanVideo) {
+  if (r.text > 0 && !hunyuan) {
     for (long l = 0; l < r.text; ++l) {
       std::array<double, kMaxAxes> p{};
       if (g.model == GridModel::Flux2) {
@@ -293,8 +403,9 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
       }
     }
   }
-  if (r.text > 0 && g.model == GridModel::HunyuanVideo) {
-    // transformer_hunyuan_video.py:82-110: the text tokens after the video's, not rotated (position 0)
+  if (r.text > 0 && hunyuan) {
+    // transformer_hunyuan_video.py:82-110, transformer_hunyuan_video15.py:76-99: the text tokens after the video's,
+    // not rotated (position 0)
     for (long l = 0; l < r.text; ++l) push(std::array<double, kMaxAxes>{}, 1);
     out.notes.push_back(msg("text after the latent, not rotated (position 0), as HunyuanVideo's processor leaves it"));
   }

@@ -23,6 +23,15 @@
 ///              (θ 5e6), each pair's axis by Qwen3-VL's interleave (A3) of rope_axes_dim [24, 20, 20], rotate_half
 ///              (the half layout); text and latent in one sequence, pipeline_cosmos3_omni.py's ids: text (m, m, m),
 ///              the latent's t = f·base_fps/fps + L + margin after L text tokens, h and w from 0              (G5)
+///   Z-Image    transformer_z_image.py RopeEmbedder: axes_dims (32, 48, 48), rope_theta 256, complex product
+///              (interleaved); the sequence [image, caption] (_build_unified_sequence, basic mode), each padded to a
+///              multiple of 32: caption token k (padding included) at (1 + k, 0, 0), the image's (f, h, w) at
+///              (L' + 1 + f, h, w) after the padded caption's L' tokens, the image's padding at (0, 0, 0)
+///   HunyuanVideo 1.5 transformer_hunyuan_video15.py HunyuanVideo15RotaryPosEmbed: HunyuanVideo's (rope_axes_dim
+///              (16, 56, 56), base 256) on the latent grid with patch 1; the text after the latent, not rotated
+///   Kandinsky 5 transformer_kandinsky.py Kandinsky5RoPE3D: axes_dims (16, 24, 24), base 10000, each axis's angle
+///              divided by the pipeline's scale_factor (s_a = 1/scale_factor_a: the positions rope builds are
+///              p / scale_factor); attention_type "nabla" orders the tokens in 8 × 8 blocks (fractal_flatten)
 #pragma once
 
 #include <Eigen/Core>
@@ -39,13 +48,26 @@
 namespace rope {
 
 /// The diffusers transformers rope reads, by their config's `_class_name`.
-enum class GridModel { Wan, Flux, Flux2, QwenImage, HunyuanVideo, Ltx, Cosmos, Cosmos3 };
+enum class GridModel {
+  Wan,
+  Flux,
+  Flux2,
+  QwenImage,
+  HunyuanVideo,
+  Ltx,
+  Cosmos,
+  Cosmos3,
+  ZImage,
+  HunyuanVideo15,
+  Kandinsky5
+};
 
 /// "WanTransformer3DModel", "FluxTransformer2DModel", …
 std::string_view class_name(GridModel model);
 /// The model of a `_class_name`, or nullopt for another class.
 std::optional<GridModel> grid_model_of_class(std::string_view name);
-/// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2", "Cosmos 3".
+/// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2", "Cosmos 3", "Z-Image",
+/// "HunyuanVideo 1.5", "Kandinsky 5".
 std::string_view display_name(GridModel model);
 
 /// How the channels of a head are shared among the axes: one block per axis in the axes' order (G2), LTX's
@@ -77,7 +99,10 @@ struct GridRope {
   std::array<double, 3> ltx_base{20, 2048, 2048};  ///< LTX's base_num_frames, base_height, base_width
   std::array<double, 3> ltx_vae{8, 32, 32};        ///< LTX's VAE compression: temporal, spatial, spatial
   double default_fps = 0;                          ///< the pipeline's default frame rate (LTX 25, Cosmos-Predict2 16)
-  std::vector<Message> origin;                     ///< one line per value: where it came from
+  long seq_multiple = 0;  ///< Z-Image: SEQ_MULTI_OF (32), the multiple each of image and caption is padded to
+  std::array<long, 3> table_length{0, 0, 0};  ///< Z-Image: axes_lens, the rows of each axis's table (0: no table)
+  bool fractal = false;         ///< Kandinsky 5: attention_type "nabla", the tokens in 8 × 8 blocks (fractal_flatten)
+  std::vector<Message> origin;  ///< one line per value: where it came from
   std::vector<Message> notes;
   std::string source;  ///< the module and lines of the source ("transformer_wan.py:354-419")
 };
@@ -96,11 +121,20 @@ struct GridRequest {
   long text = 0;              ///< text tokens in the same sequence (Flux, Flux.2, Qwen-Image, HunyuanVideo, Cosmos 3)
   long reference_images = 0;  ///< Flux.2: reference images of the latent's size
   std::optional<double> fps;  ///< LTX, Cosmos, Cosmos 3
+  /// Kandinsky 5: the pipeline's scale_factor (t, h, w); without it, the rule of the pipeline the latent implies
+  /// (kandinsky5_scale_factor)
+  std::optional<std::array<double, 3>> scale_factor;
 };
+
+/// Kandinsky 5's scale_factor for a latent F × H × W: Kandinsky5T2VPipeline._get_scale_factor
+/// (pipeline_kandinsky.py:209-227) on the frame of 8·H × 8·W pixels for a video (F > 1): (1, 2, 2) when both sides
+/// are within 480 … 854, else (1, 3.16, 3.16); the image pipeline's (1, 1, 1) for F = 1
+/// (pipeline_kandinsky_t2i.py:713).
+std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent);
 
 struct GridToken {
   std::array<double, kMaxAxes> p{};
-  int kind = 0;  ///< 0 latent, 1 text, 2 reference image
+  int kind = 0;  ///< 0 latent, 1 text, 2 reference image, 3 padding (Z-Image's multiple of 32)
 };
 
 struct GridPositions {

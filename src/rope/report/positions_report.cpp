@@ -36,7 +36,9 @@ namespace {
 /// %.17g: every digit a float64 needs to read back the same number.
 std::string exact(double v) { return fmt::format("{:.17g}", v); }
 
-const char* grid_kind(int kind) { return kind == 1 ? "text" : kind == 2 ? "reference" : "latent"; }
+const char* grid_kind(int kind) {
+  return kind == 1 ? "text" : kind == 2 ? "reference" : kind == 3 ? "padding" : "latent";
+}
 
 /// A diffusers transformer's positions (grid_rope.hpp): axes, one list per token.
 Value grid_value(const PositionsRun& run) {

@@ -351,6 +351,10 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   RopeExpectation cosmos;
   cosmos.rope = make_spec(load_preset("cosmos-predict2-2b"));
   for (const Variant& v : check_variants(cosmos)) built.insert(v.kind);
+  // Kandinsky 5's preset, whose rows and columns its pipeline's scale_factor divides.
+  RopeExpectation kandinsky;
+  kandinsky.rope = make_spec(load_preset("kandinsky-5.0-t2v-lite-sft-5s"));
+  for (const Variant& v : check_variants(kandinsky)) built.insert(v.kind);
   // From the dump: positions that restart, a drift at position 3, four groups, a changed channel past the rotated
   // block, the norm scaled; M-RoPE batch rows, [3, batch, seq] (two rows) and text [batch, seq] (three rows).
   RopeExpectation partial = test::expect_half(32, 16);

@@ -50,6 +50,7 @@ struct PositionsOptions {
   std::string latent_shape;
   long reference_images = 0;
   std::optional<double> fps;
+  std::string scale_factor;  ///< Kandinsky 5: T,H,W
   CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
@@ -110,6 +111,13 @@ PositionsRequest positions_request(const PositionsOptions& opt) {
     }
     g.reference_images = opt.reference_images;
     g.fps = opt.fps;
+    if (!opt.scale_factor.empty()) {
+      const std::vector<double> v = parse_list_argument(opt.scale_factor, "--scale-factor");
+      if (v.size() != 3) {
+        throw InvalidArgument(error_msg("{0} takes three factors T,H,W (got {1})", "--scale-factor", v.size()));
+      }
+      g.scale_factor = std::array<double, 3>{v[0], v[1], v[2]};
+    }
     r.latent = g;
     if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, {});
     r.csv = !opt.csv.empty();
@@ -232,6 +240,12 @@ Command add_positions_command(CLI::App& app) {
                   "Cosmos: the temporal positions × 24 / fps; Cosmos 3: the latent's frames × base_fps / fps)")
       ->default_str("")
       ->needs(latent);
+  sub->add_option("--scale-factor", opt->scale_factor,
+                  "Kandinsky 5: the pipeline's scale_factor T,H,W each axis's angle is divided by (without it: "
+                  "1,2,2 for a video whose frame is 480 to 854 pixels on both sides, else 1,3.16,3.16; 1,1,1 for an "
+                  "image)")
+      ->type_name("T,H,W")
+      ->needs(latent);
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   opt->cp_size_option =
@@ -255,7 +269,7 @@ Command add_positions_command(CLI::App& app) {
                 "print JSON: with --latent-shape, axes (their names) and positions (one list per token); with "
                 "--cp-size, the split, the rank's positions (a flat list) and its sequence starts");
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1\n  rope positions --model z-image-turbo --latent-shape 1x4x4 --text 3");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

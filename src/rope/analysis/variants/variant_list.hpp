@@ -17,6 +17,7 @@
 #include "rope/analysis/variants/engine_reading_other.cpp"
 #include "rope/analysis/variants/base_10000.cpp"
 #include "rope/analysis/variants/axis_positions_scaled.cpp"
+#include "rope/analysis/variants/axis_scale_ignored.cpp"
 #include "rope/analysis/variants/axis_widths_other.cpp"
 #include "rope/analysis/variants/axis_not_centred.cpp"
 #include "rope/analysis/variants/text_positions_other.cpp"

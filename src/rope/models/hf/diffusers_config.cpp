@@ -26,6 +26,8 @@ class DiffusersReader {
 
  private:
   void read_cosmos3();
+  void read_z_image();
+  void read_kandinsky5();
   /// A true/false key, or the class's default.
   bool flag(std::string_view key, bool fallback, std::string_view init) {
     const std::optional<bool> v = r_.boolean(doc_, "", key);
@@ -247,8 +249,103 @@ GridRope DiffusersReader::read() {
       read_cosmos3();
       break;
     }
+    case GridModel::ZImage: {
+      read_z_image();
+      break;
+    }
+    case GridModel::HunyuanVideo15: {
+      // HunyuanVideo15Transformer3DModel.__init__ (transformer_hunyuan_video15.py:563-604): HunyuanVideo's RoPE
+      // (HunyuanVideo15RotaryPosEmbed, 361-391) with patch 1 by default
+      const std::string_view init = "transformer_hunyuan_video15.py:563-584";
+      g_.head_dim = head_dim(128, init);
+      g_.widths = widths("rope_axes_dim", {16, 56, 56}, init, 3);
+      g_.bases.assign(3, base_key("rope_theta", 256.0, init));
+      const long p = whole("patch_size", 1, init);
+      const long pt = whole("patch_size_t", 1, init);
+      g_.patch = {pt, p, p};
+      g_.source = "transformer_hunyuan_video15.py:361-391 (HunyuanVideo15RotaryPosEmbed), 76-99 (the processor)";
+      break;
+    }
+    case GridModel::Kandinsky5: {
+      read_kandinsky5();
+      break;
+    }
   }
   return g_;
+}
+
+void DiffusersReader::read_z_image() {
+  // ZImageTransformer2DModel.__init__ (transformer_z_image.py:366-480): head_dim = dim // n_heads, which must be
+  // sum(axes_dims) (476); RopeEmbedder (313-356) builds each axis's table of axes_lens rows in float64, cast to
+  // float32, and the processor turns consecutive pairs as complex numbers (112-118).
+  const std::string_view init = "transformer_z_image.py:366-384";
+  const long dim = whole("dim", 3840, init);
+  const long heads = whole("n_heads", 30, init);
+  if (heads < 1 || dim < 2 || dim % heads != 0 || dim / heads > kMaxDim) {
+    r_.fail("n_heads", fmt::format("dim {} must be a multiple of n_heads {} with heads of at most {} channels", dim,
+                                   heads, kMaxDim));
+  }
+  g_.head_dim = static_cast<int>(dim / heads);
+  g_.widths = widths("axes_dims", {32, 48, 48}, init, 3);
+  if (g_.widths[0] + g_.widths[1] + g_.widths[2] != g_.head_dim) {
+    r_.fail("axes_dims",
+            fmt::format("the axes' widths add up to {}, but dim / n_heads = {} (transformer_z_image.py:476 "
+                        "asserts they are equal)",
+                        g_.widths[0] + g_.widths[1] + g_.widths[2], g_.head_dim));
+  }
+  g_.bases.assign(3, base_key("rope_theta", 256.0, init));
+  const std::vector<double> lens = list("axes_lens", {1024, 512, 512}, init);
+  if (lens.size() != 3) r_.fail("axes_lens", fmt::format("expected 3 numbers (t, h, w), got {}", lens.size()));
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (lens[a] != std::floor(lens[a]) || lens[a] > static_cast<double>(kMaxGridTokens)) {
+      r_.fail(fmt::format("axes_lens[{}]", a),
+              fmt::format("expected a whole number of at most {}, got {}", kMaxGridTokens, num(lens[a])));
+    }
+    g_.table_length[a] = static_cast<long>(lens[a]);
+  }
+  // forward(patch_size=2, f_patch_size=1) (894-904), the pipeline passing neither: the first of all_patch_size and
+  // all_f_patch_size, which hold the same values
+  const std::vector<double> p = list("all_patch_size", {2}, init);
+  const std::vector<double> pf = list("all_f_patch_size", {1}, init);
+  if (p.empty() || pf.empty() || p[0] != std::floor(p[0]) || pf[0] != std::floor(pf[0]) || p[0] > 1024 ||
+      pf[0] > 1024) {
+    r_.fail("all_patch_size", "expected whole numbers of at most 1024");
+  }
+  g_.patch = {static_cast<long>(pf[0]), static_cast<long>(p[0]), static_cast<long>(p[0])};
+  g_.seq_multiple = 32;
+  fixed_line("SEQ_MULTI_OF", "32", "transformer_z_image.py:33");
+  g_.notes.push_back(
+      msg("Z-Image joins [image, caption] in one sequence, each padded to a multiple of 32: caption token k at "
+          "(1 + k, 0, 0), the image's (f, h, w) at (L' + 1 + f, h, w) after the padded caption's L' tokens, the "
+          "image's padding at (0, 0, 0) (transformer_z_image.py:551-623, 855-859)"));
+  g_.source = "transformer_z_image.py:313-356 (RopeEmbedder), 588-623 (ids), 112-118 (apply_rotary_emb)";
+}
+
+void DiffusersReader::read_kandinsky5() {
+  // Kandinsky5Transformer3DModel.__init__ (transformer_kandinsky.py:530-575): head_dim = sum(axes_dims),
+  // Kandinsky5RoPE3D(axes_dims) with max_period 10000 (230-240), the angles in float32 (get_freqs, 39-41), the pairs
+  // turned as 2 × 2 matrices of consecutive channels (apply_rotary, 309-312), the output cast to bfloat16.
+  const std::string_view init = "transformer_kandinsky.py:530-555";
+  g_.widths = widths("axes_dims", {16, 24, 24}, init, 3);
+  g_.head_dim = g_.widths[0] + g_.widths[1] + g_.widths[2];
+  if (g_.head_dim < 2) r_.fail("axes_dims", "the axes' widths add up to no channel");
+  const long model_dim = whole("model_dim", 2048, init);
+  if (model_dim % g_.head_dim != 0) {
+    r_.fail("model_dim", fmt::format("{} is not a multiple of the head, sum(axes_dims) = {}", model_dim, g_.head_dim));
+  }
+  g_.bases.assign(3, 10000.0);
+  fixed_line("base", "10000", "Kandinsky5RoPE3D(max_period=10000.0), transformer_kandinsky.py:231, 575");
+  g_.patch = patch3("patch_size", {1, 2, 2}, init);
+  const std::optional<std::string> attention = r_.string(doc_, "", "attention_type");
+  g_.fractal = attention && *attention == "nabla";
+  if (attention) {
+    g_.origin.push_back(origin_line(Message::same("attention_type"), *attention, Message::same("attention_type")));
+  }
+  g_.notes.push_back(msg(
+      "Kandinsky 5 divides each axis's angle by the pipeline's scale_factor: (1, 2, 2) for a video whose frame is "
+      "480 … 854 pixels on both sides, else (1, 3.16, 3.16); (1, 1, 1) for an image (pipeline_kandinsky.py:209-227, "
+      "pipeline_kandinsky_t2i.py:713); the positions rope builds are (f, h, w) / scale_factor"));
+  g_.source = "transformer_kandinsky.py:230-260 (Kandinsky5RoPE3D), 309-316 (apply_rotary)";
 }
 
 void DiffusersReader::read_cosmos3() {
