@@ -119,6 +119,11 @@ def main():
     # data/families.json's diffusers rows (docs/families.md): each class's layout as rope inspect reads the class.
     families = json.load(open(os.path.join(HERE, "..", "..", "data", "families.json"), encoding="utf-8"))
     by_class = {dr.CLASS_NAMES[m]: m for m in dr.MODELS}
+    # LTX-2, ported in ltx2_rope.py: its released checkpoints' rope_type split.
+    import ltx2_rope
+    with open(os.path.join(a.out, "ltx2.json"), "w") as fh:
+        json.dump(ltx2_rope.diffusers_config(ltx2_rope.config(rope_type="split")), fh)
+    by_class[ltx2_rope.CLASS_NAME] = "ltx2"
     for row in families["diffusers"]["classes"]:
         m = by_class.get(row["class_name"])
         if row["class_name"] in dr2026.CLASS_NAMES.values():

@@ -101,9 +101,10 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
     if (inspect.out.find("latent grid") == std::string::npos)
       EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
     // The identities hold for any frequencies, the scaled ones included; FoPE's pairs are no rotations by m·θ_i,
-    // which verify refuses (test_fope_commands.cpp).
+    // which verify refuses (test_fope_commands.cpp), nor does it place LTX-2's per-head slices.
     const Result verify = rope_cli({"verify", "--model", name, "--trials", "20"});
-    EXPECT_EQ(verify.code, name == "intern-s1-pro" ? 2 : 0) << name << ": " << verify.out << verify.err;
+    EXPECT_EQ(verify.code, name == "intern-s1-pro" || name == "ltx-2" ? 2 : 0)
+        << name << ": " << verify.out << verify.err;
   }
 }
 

@@ -251,7 +251,7 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
   const Result w = rope_cli({"frequencies", "--dim", "8", "--scaling", "linear", "--factor", "0.5", "--lang", "zh"});
   EXPECT_THAT(w.out, HasSubstr("警告：factor 0.5 < 1 是压缩上下文而不是扩展"));
   const Result l = rope_cli({"inspect", "--list", "--lang", "zh"});
-  EXPECT_THAT(l.out, HasSubstr("46 个模型预设"));
+  EXPECT_THAT(l.out, HasSubstr("47 个模型预设"));
   EXPECT_THAT(l.out, HasSubstr("Llama 3.1 8B:llama3 缩放 f=8"));
 }
 

@@ -305,9 +305,11 @@ const std::map<std::string, std::string>& verify_preset_layouts() {
 }
 
 TEST(CmdVerifyPresetTable, NamesEveryPreset) {
-  // Every preset but the one with FoPE (intern-s1-pro), which verify refuses (test_fope_commands.cpp).
-  ASSERT_EQ(verify_preset_layouts().size() + 1, list_presets().size());
+  // Every preset but the one with FoPE (intern-s1-pro) and LTX-2's per-head slices (ltx-2), which verify refuses
+  // (test_fope_commands.cpp, test_ltx2_rope.cpp).
+  ASSERT_EQ(verify_preset_layouts().size() + 2, list_presets().size());
   EXPECT_EQ(verify_preset_layouts().count("intern-s1-pro"), 0u);
+  EXPECT_EQ(verify_preset_layouts().count("ltx-2"), 0u);
 }
 
 class CmdVerifyPreset : public ::testing::TestWithParam<std::pair<const std::string, std::string>> {};

@@ -131,6 +131,8 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"hunyuanvideo", 128, 128, 256, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
       // LTX-Video: one RoPE over 32 × 64 = 2048 channels, base 10000.
       {"ltx-video", 2048, 2048, 1e4, ScalingType::Default, {}, {}, {}, Layout::Interleaved},
+      // LTX-2: one table over 32 × 128 = 4096 channels, rope_theta 10000; rope_type split: half inside each head.
+      {"ltx-2", 4096, 4096, 1e4, ScalingType::Default, {}, {}, {}, Layout::Half},
       // Cosmos-Predict2 2B: d 128, rope_scale (1, 3, 3): t's base 10000 · 1^(44/42) = 10000; half layout.
       {"cosmos-predict2-2b", 128, 128, 1e4, ScalingType::Default, {}, {}, {}, Layout::Half},
       // Cosmos 3 Nano: head_dim 128, one ladder of rope_theta 5e6 (Qwen3-VL's interleave of [24, 20, 20]), half
@@ -268,8 +270,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 46 presets of data/models/README.md (12 diffusers transformers among them).
-  ASSERT_EQ(presets.size(), 46u);
+  // data/models/ holds the 47 presets of data/models/README.md (13 diffusers transformers among them).
+  ASSERT_EQ(presets.size(), 47u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;

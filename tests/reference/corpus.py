@@ -262,6 +262,14 @@ def diffusers_2026(out, rows):
         row(rows, "diffusers_2026", c["name"], check, 1 if failing else 0, matches, found)
 
 
+def ltx2_rope(out, rows):
+    """LTX-2's video RoPE (ltx2_rope.py): both rope_types, the dump whole or in heads ([b, s, h, d] and
+    [b, h, s, d]), each correct one passing and each planted mistake named."""
+    d, m = generate("ltx2_rope.py", out)
+    for c in m["cases"]:
+        row(rows, "ltx2_rope", c["name"], c["args"], c["exit"], c["matches"])
+
+
 def diagnosis_2026(out, rows):
     """Bugs named by a measured difference (diagnosis_2026.py): check names each with its parameter, identify reads
     the pairs (and the family where the kernel fixes it)."""
@@ -276,7 +284,7 @@ def diagnosis_2026(out, rows):
 
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
               longrope_engines, dynamic_engines, openpangu_mrope, gemma4_vision, deepseek_v4, deepseek_v4_official,
-              shift_map, qk_pairs, diffusers, diagnosis_2026,
+              shift_map, qk_pairs, diffusers, ltx2_rope, diagnosis_2026,
               diffusers_2026]
 
 

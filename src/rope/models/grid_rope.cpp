@@ -21,7 +21,7 @@ struct ClassRow {
   std::string_view display;
 };
 
-constexpr std::array<ClassRow, 11> kClasses{{
+constexpr std::array<ClassRow, 12> kClasses{{
     {GridModel::Wan, "WanTransformer3DModel", "Wan 2.x"},
     {GridModel::Flux, "FluxTransformer2DModel", "Flux.1"},
     {GridModel::Flux2, "Flux2Transformer2DModel", "Flux.2"},
@@ -33,6 +33,7 @@ constexpr std::array<ClassRow, 11> kClasses{{
     {GridModel::ZImage, "ZImageTransformer2DModel", "Z-Image"},
     {GridModel::HunyuanVideo15, "HunyuanVideo15Transformer3DModel", "HunyuanVideo 1.5"},
     {GridModel::Kandinsky5, "Kandinsky5Transformer3DModel", "Kandinsky 5"},
+    {GridModel::Ltx2, "LTX2VideoTransformer3DModel", "LTX-2"},
 }};
 
 const ClassRow& row_of(GridModel m) {
@@ -162,6 +163,26 @@ std::array<double, kMaxAxes> cosmos3_latent(const GridRope& g, const GridRequest
   if (!g.reset_spatial) {
     p[1] += static_cast<double>(offset);
     p[2] += static_cast<double>(offset);
+  }
+  return p;
+}
+
+/// (G6): a video token's position 2g − 1, transformer_ltx2.py prepare_video_coords (873-941) and forward (1003-1024):
+/// the patch's [start, end) in latent units (index · patch), times the VAE's factors (8, 32, 32); t shifted by
+/// causal_offset − 8 and clamped at 0, then ÷ fps (seconds); the midpoint ÷ (pos_embed_max_pos, base_height,
+/// base_width) is g.
+std::array<double, kMaxAxes> ltx2_video(const GridRope& g, long f, long h, long w, double fps) {
+  const std::array<long, 3> index{f, h, w};
+  std::array<double, kMaxAxes> p{};
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double patch = static_cast<double>(g.patch[a]);
+    double start = static_cast<double>(index[a]) * patch * g.ltx_vae[a];
+    double end = (static_cast<double>(index[a]) * patch + patch) * g.ltx_vae[a];
+    if (a == 0) {
+      start = std::max(start + g.causal_offset - g.ltx_vae[0], 0.0) / fps;
+      end = std::max(end + g.causal_offset - g.ltx_vae[0], 0.0) / fps;
+    }
+    p[a] = 2 * ((start + end) / 2 / g.ltx_base[a]) - 1;
   }
   return p;
 }
@@ -326,8 +347,9 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
                   "sequence (not {1})",
                   option_name("reference_images"), display_name(g.model)));
   }
-  if (r.fps && g.model != GridModel::Ltx && g.model != GridModel::Cosmos && g.model != GridModel::Cosmos3) {
-    throw InvalidArgument(error_msg("{0}: only LTX-Video and Cosmos scale positions by a frame rate (not {1})",
+  if (r.fps && g.model != GridModel::Ltx && g.model != GridModel::Ltx2 && g.model != GridModel::Cosmos &&
+      g.model != GridModel::Cosmos3) {
+    throw InvalidArgument(error_msg("{0}: only LTX-Video, LTX-2 and Cosmos scale positions by a frame rate (not {1})",
                                     option_name("fps"), display_name(g.model)));
   }
   if (r.fps && !(*r.fps > 0 && *r.fps <= 1e6)) {
@@ -394,6 +416,7 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
             p[1] = 2 * (static_cast<double>(h) * g.ltx_vae[1] * static_cast<double>(g.patch[1]) / g.ltx_base[1]) - 1;
             p[2] = 2 * (static_cast<double>(w) * g.ltx_vae[2] * static_cast<double>(g.patch[2]) / g.ltx_base[2]) - 1;
           }
+          if (g.model == GridModel::Ltx2) p = ltx2_video(g, f, h, w, fps);
           if (g.model == GridModel::Cosmos && r.fps) {
             p[0] = static_cast<double>(f) / *r.fps * g.base_fps;  // transformer_cosmos.py:512
           }

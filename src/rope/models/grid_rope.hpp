@@ -32,6 +32,11 @@
 ///   Kandinsky 5 transformer_kandinsky.py Kandinsky5RoPE3D: axes_dims (16, 24, 24), base 10000, each axis's angle
 ///              divided by the pipeline's scale_factor (s_a = 1/scale_factor_a: the positions rope builds are
 ///              p / scale_factor); attention_type "nabla" orders the tokens in 8 × 8 blocks (fractal_flatten)
+///   LTX-2      transformer_ltx2.py LTX2AudioVideoRotaryPosEmbed (814-1075): (G4)'s table over inner_dim, θ
+///              rope_theta; the positions 2g − 1 of g = patch midpoint / (pos_embed_max_pos, base_height,
+///              base_width), t in seconds (latent frame · 8 + causal_offset − 8, clamped at 0, ÷ fps), h and w in
+///              pixels (· 32); rope_type "interleaved" pairs (2i, 2i + 1) over inner_dim, "split" gives head h the
+///              pairs h·P … h·P + P − 1 of the table (P = head_dim/2), rotate_half inside the head               (G6)
 #pragma once
 
 #include <Eigen/Core>
@@ -59,7 +64,8 @@ enum class GridModel {
   Cosmos3,
   ZImage,
   HunyuanVideo15,
-  Kandinsky5
+  Kandinsky5,
+  Ltx2
 };
 
 /// "WanTransformer3DModel", "FluxTransformer2DModel", …
@@ -67,7 +73,7 @@ std::string_view class_name(GridModel model);
 /// The model of a `_class_name`, or nullopt for another class.
 std::optional<GridModel> grid_model_of_class(std::string_view name);
 /// "Wan 2.x", "Flux.1", "Flux.2", "Qwen-Image", "HunyuanVideo", "LTX-Video", "Cosmos-Predict2", "Cosmos 3", "Z-Image",
-/// "HunyuanVideo 1.5", "Kandinsky 5".
+/// "HunyuanVideo 1.5", "Kandinsky 5", "LTX-2".
 std::string_view display_name(GridModel model);
 
 /// How the channels of a head are shared among the axes: one block per axis in the axes' order (G2), LTX's
@@ -85,6 +91,7 @@ struct GridRope {
   std::vector<std::string> axes;  ///< the axes' names: "t", "h", "w" (and "l")
   GridOrder order = GridOrder::Blocks;
   int padding = 0;  ///< pairs first that do not turn (LTX's D mod 6 channels)
+  int heads = 0;    ///< (G6) split: the heads each taking its slice of the table (0: the table turns as one vector)
   Layout layout = Layout::Interleaved;
   double offset = 0;                               ///< o of (G1) (0 for the seven models)
   std::array<double, kMaxAxes> scale{1, 1, 1, 1};  ///< s_a of (G1)
@@ -98,6 +105,7 @@ struct GridRope {
   bool reset_spatial = true;   ///< Cosmos 3: unified_3d_mrope_reset_spatial_ids (h, w from 0; else from the offset)
   std::array<double, 3> ltx_base{20, 2048, 2048};  ///< LTX's base_num_frames, base_height, base_width
   std::array<double, 3> ltx_vae{8, 32, 32};        ///< LTX's VAE compression: temporal, spatial, spatial
+  double causal_offset = 1;                        ///< LTX-2's causal_offset (the first frame's stride of 1)
   double default_fps = 0;                          ///< the pipeline's default frame rate (LTX 25, Cosmos-Predict2 16)
   long seq_multiple = 0;  ///< Z-Image: SEQ_MULTI_OF (32), the multiple each of image and caption is padded to
   std::array<long, 3> table_length{0, 0, 0};  ///< Z-Image: axes_lens, the rows of each axis's table (0: no table)

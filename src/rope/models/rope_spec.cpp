@@ -50,6 +50,7 @@ RopeSpec make_spec(const ModelConfig& model) {
     s.original = s.params.inv_freq;
     s.rotary_dim = model.grid->head_dim;
     s.axes = grid_axis_map(*model.grid);
+    s.head_slices = model.grid->heads;  // (G6): each head its slice of the table
   }
   if (model.vision) {
     // A vision tower (docs/multi-axis.md §6): its own ladder per axis, (V2)-(V5), read through (A1)/(V1).
@@ -121,13 +122,14 @@ Message layout_description(const RopeSpec& s) {
 }
 
 PairChannels spec_pair_channels(const RopeSpec& s, int i) {
+  if (s.head_slices > 1) return head_slice_pair_channels(s.rotary_dim, i, s.layout, s.head_slices);
   return s.axis_blocks ? axis_block_pair_channels(s.rotary_dim, i, s.layout) : pair_channels(s.rotary_dim, i, s.layout);
 }
 
-Layout rotation_layout(const RopeSpec& s) { return s.axis_blocks ? Layout::Half : s.layout; }
+Layout rotation_layout(const RopeSpec& s) { return s.axis_blocks || s.head_slices > 1 ? Layout::Half : s.layout; }
 
 Eigen::VectorXd to_rotation_order(const RopeSpec& s, const Eigen::VectorXd& x) {
-  if (!s.axis_blocks) return x;
+  if (!s.axis_blocks && s.head_slices <= 1) return x;
   const int half = s.rotary_dim / 2;
   Eigen::VectorXd y(x.size());
   for (int i = 0; i < half; ++i) {
@@ -139,7 +141,7 @@ Eigen::VectorXd to_rotation_order(const RopeSpec& s, const Eigen::VectorXd& x) {
 }
 
 Eigen::VectorXd from_rotation_order(const RopeSpec& s, const Eigen::VectorXd& y) {
-  if (!s.axis_blocks) return y;
+  if (!s.axis_blocks && s.head_slices <= 1) return y;
   const int half = s.rotary_dim / 2;
   Eigen::VectorXd x(y.size());
   for (int i = 0; i < half; ++i) {
@@ -205,7 +207,7 @@ Eigen::MatrixXd spec_matrix(const RopeSpec& s, const AxisPosition& p, int n) {
   // axis blocks (V6) the block acts in rotation order: channel j is column k of it, k = j's place in that order.
   for (int j = 0; j < s.rotary_dim; ++j) {
     Eigen::VectorXd rotated = block.col(j);
-    if (s.axis_blocks) {
+    if (s.axis_blocks || s.head_slices > 1) {
       Eigen::VectorXd unit = Eigen::VectorXd::Zero(s.rotary_dim);
       unit[j] = 1.0;
       rotated = from_rotation_order(s, block * to_rotation_order(s, unit));

@@ -50,6 +50,10 @@ struct RopeSpec {
   /// Gemma 4's vision tower ((V6), docs/multi-axis.md): the rotating channels in two blocks of rotary_dim/2, one per
   /// axis, `layout` inside each block (axis_block_pair_channels).
   bool axis_blocks = false;
+  /// A table over several heads' channels, each head its own slice of it (LTX-2's "split" rope_type,
+  /// transformer_ltx2.py): rotary_dim covers `head_slices` heads, pair i = h·P + k in head h (P = rotary_dim /
+  /// (2·head_slices)), `layout` inside each head (head_slice_pair_channels); 0: one head.
+  int head_slices = 0;
   /// Multi-axis RoPE (axes.hpp): the axis every pair reads its position from; nullopt: one position.
   std::optional<AxisMap> axes;
   /// FoPE (fope.hpp (F1)–(F4)): the pairs' cos and sin are per-head sums weighted by checkpoint coefficients, which
@@ -65,6 +69,15 @@ struct RopeSpec {
   /// Whether channels outside the rotary ones exist.
   bool partial() const { return rotary_dim != head_dim; }
 };
+
+/// A table over several heads' channels, each head its own slice (LTX-2's "split" rope_type): the d channels in
+/// `heads` heads of d/heads, pair i in head h = i / (d/(2·heads)) with the layout applied inside the head:
+/// h·d/heads + pair_channels(d/heads, i mod d/(2·heads), layout).
+inline PairChannels head_slice_pair_channels(int d, int i, Layout layout, int heads) {
+  const int width = d / heads, per = width / 2, h = i / per;
+  const PairChannels c = pair_channels(width, i % per, layout);
+  return {h * width + c.first, h * width + c.second};
+}
 
 /// The spec of a model read by parse_model_config / load_preset, or built from flags (model.name is
 /// then the caller's, model.layout_basis Assumed or Flag). Computes the frequencies (rope_parameters).

@@ -105,7 +105,13 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
             .in(lang));
   }
   row(msg("layout").in(lang),
-      (spec.axis_blocks && c.layout == Layout::Interleaved
+      (spec.head_slices > 1
+           ? msg("half (rotate_half) inside each of {0} heads of {1} channels, head h the pairs h·{2} … h·{2} + {3} of "
+                 "the table on (h·{1} + k, h·{1} + k + {2}), docs/multi-axis.md (W10)",
+                 spec.head_slices, spec.rotary_dim / spec.head_slices, spec.rotary_dim / (2 * spec.head_slices),
+                 spec.rotary_dim / (2 * spec.head_slices) - 1)
+                 .in(lang)
+       : spec.axis_blocks && c.layout == Layout::Interleaved
            ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
                  "docs/multi-axis.md (V6)")
                  .in(lang)
@@ -243,6 +249,7 @@ Value inspect_value(const InspectReport& report) {
   j["layout_known"] = spec.layout_known();
   j["layout_reason"] = spec.layout_reason.en;
   if (spec.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
+  if (spec.head_slices > 1) j["head_slices"] = spec.head_slices;  // (W10): each head its slice of the table
   j["rotating_channels"] = std::vector<int>{spec.rotary_offset, spec.rotary_offset + spec.rotary_dim};
   j["head_channels"] = spec.head_dim;
   if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;

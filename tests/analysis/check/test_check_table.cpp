@@ -355,6 +355,10 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   RopeExpectation kandinsky;
   kandinsky.rope = make_spec(load_preset("kandinsky-5.0-t2v-lite-sft-5s"));
   for (const Variant& v : check_variants(kandinsky)) built.insert(v.kind);
+  // LTX-2's split table (its preset): each head's slice (heads-first-slice), the positions 2g − 1 (positions-unmapped).
+  RopeExpectation ltx2;
+  ltx2.rope = make_spec(load_preset("ltx-2"));
+  for (const Variant& v : check_variants(ltx2)) built.insert(v.kind);
   // From the dump: positions that restart, a drift at position 3, four groups, a changed channel past the rotated
   // block, the norm scaled; M-RoPE batch rows, [3, batch, seq] (two rows) and text [batch, seq] (three rows).
   RopeExpectation partial = test::expect_half(32, 16);

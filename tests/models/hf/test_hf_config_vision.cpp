@@ -1,5 +1,6 @@
 // rope/models/hf/hf_config_vision.cpp: the vision tower of a config (vision_config, or a vision tower's own
 // config): head_dim, base, patches per side, where each came from; select_vision_tower and patch_outside_grid.
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -139,6 +140,28 @@ TEST(HfConfigVision, QwenVisionConfigsDivideTheWidthAndHardWireTheta) {
   EXPECT_EQ(p.vision_tower->model_type, "qwen2_5_vl");
   EXPECT_THAT(english(p.vision_tower->origin),
               Contains("head_dim: 80 (vision_config.hidden_size / vision_config.num_heads)"));
+}
+
+// transformers ≥ 5.17 writes the tower's θ into its vision config, rope_parameters {"rope_type": "axial",
+// "rope_theta": …}, and Qwen3VLVisionRotaryEmbedding.compute_axial_rope_parameters reads rope_theta there
+// (modeling_qwen3_vl.py, transformers v5.17.0); its __init__ refuses another rope_type.
+TEST(HfConfigVision, QwenVisionConfigsReadTheAxialRopeParametersOfTransformers517) {
+  const ModelConfig m = parse(R"({"model_type": "qwen3_vl", "text_config": {"head_dim": 128},
+      "vision_config": {"hidden_size": 1152, "num_heads": 16, "patch_size": 16,
+                        "rope_parameters": {"rope_type": "axial", "rope_theta": 20000.0}}})");
+  ASSERT_TRUE(m.vision_tower) << m.vision_error;
+  EXPECT_EQ(m.vision_tower->kind, VisionRope::Qwen2VL);
+  EXPECT_EQ(m.vision_tower->head_dim, 72);
+  EXPECT_EQ(m.vision_tower->base, 20000.0);
+  EXPECT_THAT(english(m.vision_tower->origin),
+              Contains("rope_theta: 20000 (vision_config.rope_parameters.rope_theta)"));
+  // (V2) over 72 channels at θ 20000: pair 1 of the row axis turns at 20000^(−2/36)
+  const RopeSpec spec = make_spec(select_vision_tower(m));
+  EXPECT_NEAR(spec.params.inv_freq[1], std::pow(20000.0, -2.0 / 36.0), 1e-15);
+  const ModelConfig bad = parse(R"({"model_type": "qwen3_vl", "text_config": {"head_dim": 128},
+      "vision_config": {"hidden_size": 1152, "num_heads": 16, "rope_parameters": {"rope_type": "yarn", "rope_theta": 1.0e4}}})");
+  EXPECT_FALSE(bad.vision_tower);
+  EXPECT_THAT(bad.vision_error, HasSubstr("vision_config.rope_parameters.rope_type"));
 }
 
 // WRONG BEHAVIOUR, left for the lead (src/rope/models/hf/hf_config_vision.cpp): Qwen2VLVisionConfig has BOTH

@@ -41,8 +41,9 @@ std::vector<int> imrope_e_pairs(const std::vector<int>& sections, int pairs) {
 std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) {
   const int r = e.rotary_dim();
   const bool deinterleaved = output && e.rope.deinterleaved_output && e.rope.layout == Layout::Interleaved;
-  const auto [a, b] = e.rope.axis_blocks ? axis_block_pair_channels(r, i, e.rope.layout)
-                                         : pair_channels(r, i, deinterleaved ? Layout::Half : e.rope.layout);
+  const auto [a, b] = e.rope.head_slices > 1 ? head_slice_pair_channels(r, i, e.rope.layout, e.rope.head_slices)
+                      : e.rope.axis_blocks   ? axis_block_pair_channels(r, i, e.rope.layout)
+                                             : pair_channels(r, i, deinterleaved ? Layout::Half : e.rope.layout);
   return {a + e.rope.rotary_offset, b + e.rope.rotary_offset};
 }
 

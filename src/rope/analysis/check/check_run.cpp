@@ -81,7 +81,8 @@ bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) 
          a.yarn_truncated_theta.size() == b.yarn_truncated_theta.size() &&
          a.yarn_truncated_theta == b.yarn_truncated_theta && a.error_model.en == b.error_model.en &&
          a.rope.deinterleaved_output == b.rope.deinterleaved_output && a.rope.axis_blocks == b.rope.axis_blocks &&
-         a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift &&
+         a.rope.head_slices == b.rope.head_slices && a.query_beta == b.query_beta &&
+         a.query_original == b.query_original && a.query_shift == b.query_shift &&
          a.longrope_l0_unturned == b.longrope_l0_unturned;
 }
 
@@ -453,22 +454,34 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
     }
   }
   if (request.dumps.head_dim == 0 && s.source.any() && !run.nope && dumps.after.heads > 1 &&
-      (dumps.axes == DumpAxes::SeqHeadsD || dumps.axes == DumpAxes::BatchSeqHeadsD)) {
+      (dumps.axes == DumpAxes::SeqHeadsD || dumps.axes == DumpAxes::BatchSeqHeadsD ||
+       dumps.axes == DumpAxes::BatchHeadsSeqD)) {
     // Heads apart, [batch, seq, heads, d], of a model whose one rotation spans every head before the split
     // (LTX-Video: LTXVideoRotaryPosEmbed(dim=inner_dim)): head h holds channels h·d … h·d + d − 1 of the wide table.
     // Read as the one vector [batch, seq, heads·d] the model turns.
     const ModelRope whole = resolve_for(s, dumps.after.d);
     const long heads = dumps.after.heads, d = dumps.after.d;
-    if (whole.model.grid && whole.model.grid->model == GridModel::Ltx && whole.spec.head_dim == heads * d) {
+    const bool wide =
+        whole.model.grid && (whole.model.grid->model == GridModel::Ltx || whole.model.grid->model == GridModel::Ltx2);
+    if (wide && whole.spec.head_dim == heads * d) {
+      const bool heads_first = dumps.axes == DumpAxes::BatchHeadsSeqD;
       DumpFiles viewed = request.dumps;
-      viewed.merge_heads = true;
+      (heads_first ? viewed.merge_heads_first : viewed.merge_heads) = true;
       dumps = open_dumps(viewed);
       model = whole;
-      head_view_note =
-          msg("the dump's {0} heads of d = {1} are the one vector of {2} channels that {3} turns before "
-              "splitting it into heads: read as [batch, seq, {2}], head h the channels h·{1} … h·{1} + "
-              "{4} of the table",
-              heads, d, heads * d, whole.spec.name, d - 1);
+      if (heads_first) {
+        head_view_note =
+            msg("the dump's {0} heads of d = {1}, [batch, heads, seq, d], are the one vector of {2} channels that "
+                "{3} turns: read whole, each token's heads joined in order as [batch, seq, {2}], head h the "
+                "channels h·{1} … h·{1} + {4} of the table",
+                heads, d, heads * d, whole.spec.name, d - 1);
+      } else {
+        head_view_note =
+            msg("the dump's {0} heads of d = {1} are the one vector of {2} channels that {3} turns before "
+                "splitting it into heads: read as [batch, seq, {2}], head h the channels h·{1} … h·{1} + "
+                "{4} of the table",
+                heads, d, heads * d, whole.spec.name, d - 1);
+      }
     }
   }
   if (s.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions

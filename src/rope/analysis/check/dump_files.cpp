@@ -86,7 +86,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
                         const TensorReadOptions& options) {
     return d ? d->read(options) : read_tensor_file(path, options);
   };
-  streamed = streamed && streamable(o.before, o.before_directory) && streamable(o.after, o.after_directory);
+  streamed = streamed && !o.merge_heads_first && streamable(o.before, o.before_directory) &&
+             streamable(o.after, o.after_directory);
   std::optional<TensorStream> before_stream, after_stream;
   TensorData before, after;  // read whole; or their shapes alone when streamed
   if (streamed) {
@@ -220,6 +221,14 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   l.shape = std::move(pair.shape);
   l.segments = std::move(pair.segments);
   l.segments_are_rows = pair.segments_are_rows;
+  if (o.merge_heads_first && l.axes == DumpAxes::BatchHeadsSeqD) {
+    // The vectors are held [seq][batch][heads][d] (DumpVectors): a token's heads lie in order, one vector of
+    // heads·d channels each.
+    for (DumpVectors* v : {&l.before, &l.after}) {
+      v->d = static_cast<int>(v->heads * v->d);
+      v->heads = 1;
+    }
+  }
   if (!o.sequence_starts.empty()) {
     l.starts_text = o.sequence_starts;
     if (l.positions_text.empty()) l.positions_text = option_name("sequence_starts") + " " + o.sequence_starts;

@@ -45,6 +45,9 @@ struct DumpFiles {
   /// A dump of heads apart, [batch, seq, heads, d] or [seq, heads, d], read as one vector of heads·d per token
   /// ([batch, seq, 1, heads·d]): a model whose one rotation spans every head before they are split (LTX-Video).
   bool merge_heads = false;
+  /// The same for a dump of heads first, [batch, heads, seq, d]: read whole (not in blocks), each token's heads
+  /// joined in order into one vector [batch, seq, heads·d].
+  bool merge_heads_first = false;
   /// A cos/sin table of a row per token [batch, seq, w] (cos_sin_table.hpp) and no positions given: the dump's
   /// `token_batch` batch rows of `token_seq` tokens laid along the sequence axis, as [batch, seq] positions lay them,
   /// each token at its own index b·seq + i (its row of the table); 0: not such a table.

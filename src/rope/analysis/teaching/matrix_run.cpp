@@ -96,6 +96,12 @@ MatrixRun run_matrix(const MatrixRequest& request) {
     throw InvalidArgument(
         error_msg("give exactly one of {0} M or {1} M N", option_name("position"), option_name("relative")));
   }
+  if (rope.spec.head_slices > 1) {
+    throw InvalidArgument(
+        error_msg("{0} gives each head its own slice of one table over {1} heads (LTX-2's rope_type split, "
+                  "docs/multi-axis.md (W10)), which this command does not place: rope check and positions take it",
+                  rope.spec.name, rope.spec.head_slices));
+  }
   if (rope.spec.axis_blocks && !request.relative.empty()) {  // (M7) is checked in one of the two layouts
     throw InvalidArgument(
         error_msg("{0}: Gemma 4's vision tower pairs channels inside each axis's block "

@@ -61,7 +61,8 @@ PositionsRun run_positions(const PositionsRequest& request) {
           error_msg("{0} needs a diffusers transformer's config or preset (its _class_name one of "
                     "WanTransformer3DModel, FluxTransformer2DModel, Flux2Transformer2DModel, "
                     "QwenImageTransformer2DModel, HunyuanVideoTransformer3DModel, "
-                    "LTXVideoTransformer3DModel, CosmosTransformer3DModel, Cosmos3OmniTransformer)",
+                    "LTXVideoTransformer3DModel, CosmosTransformer3DModel, Cosmos3OmniTransformer, "
+                    "LTX2VideoTransformer3DModel)",
                     option_name("latent_shape")));
     }
     run.origin = request.model->spec.origin;

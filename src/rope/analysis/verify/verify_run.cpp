@@ -47,6 +47,12 @@ ModelRope resolve_for(const VerifyRequest& q) {
                   "which this command does not place: rope apply, check, diff, sections, inspect, "
                   "frequencies, wavelengths, decay, attention and matrix take it"));
   }
+  if (rope.spec.head_slices > 1) {
+    throw InvalidArgument(
+        error_msg("{0} gives each head its own slice of one table over {1} heads (LTX-2's rope_type split, "
+                  "docs/multi-axis.md (W10)), which this command does not place: rope check and positions take it",
+                  rope.spec.name, rope.spec.head_slices));
+  }
   return rope;
 }
 

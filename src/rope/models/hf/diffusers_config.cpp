@@ -28,6 +28,7 @@ class DiffusersReader {
   void read_cosmos3();
   void read_z_image();
   void read_kandinsky5();
+  void read_ltx2();
   /// A true/false key, or the class's default.
   bool flag(std::string_view key, bool fallback, std::string_view init) {
     const std::optional<bool> v = r_.boolean(doc_, "", key);
@@ -270,6 +271,10 @@ GridRope DiffusersReader::read() {
       read_kandinsky5();
       break;
     }
+    case GridModel::Ltx2: {
+      read_ltx2();
+      break;
+    }
   }
   return g_;
 }
@@ -400,6 +405,70 @@ void DiffusersReader::read_cosmos3() {
           "= {1} / fps when fps is given), rows and columns from 0 (pipeline_cosmos3_omni.py:102-170, 542-553)",
           g_.text_margin, num(g_.base_fps)));
   g_.source = "transformer_cosmos3.py:129-161 (Cosmos3VLTextRotaryEmbedding), pipeline_cosmos3_omni.py:102-170 (ids)";
+}
+
+void DiffusersReader::read_ltx2() {
+  // LTX2VideoTransformer3DModel.__init__ (transformer_ltx2.py:1139-1187) builds its self-attention RoPE
+  // LTX2AudioVideoRotaryPosEmbed(dim=inner_dim, ...) at 1263-1276 (G6).
+  const std::string_view init = "transformer_ltx2.py:1139-1187";
+  const long heads = whole("num_attention_heads", 32, init);
+  const long d = whole("attention_head_dim", 128, init);
+  if (heads < 1 || heads > kMaxDim || d < 2 || d > kMaxDim || heads * d > kMaxDim) {
+    r_.fail("num_attention_heads", fmt::format("heads × attention_head_dim must be between 2 and {}", kMaxDim));
+  }
+  g_.head_dim = static_cast<int>(heads * d);
+  g_.order = GridOrder::PerFrequency;
+  const int f = g_.head_dim / 6;
+  g_.widths.assign(3, 2 * f);
+  g_.padding = (g_.head_dim % 6) / 2;  // interleaved: dim % 6 channels; split: dim/2 − 3F pairs (1044-1068)
+  g_.bases = {base_key("rope_theta", 10000.0, init)};
+  const std::optional<std::string> type = r_.string(doc_, "", "rope_type");
+  const std::string rope_type = type.value_or("interleaved");
+  if (type) {
+    g_.origin.push_back(origin_line(Message::same("rope_type"), rope_type, Message::same("rope_type")));
+  } else {
+    default_line("rope_type", "interleaved", init);
+  }
+  if (rope_type == "split") {
+    // transformer_ltx2.py:1054-1075 reshapes the dim/2 angles into (heads, dim/(2·heads)); apply_split_rotary_emb
+    // (46-82) turns each head's channels (k, k + d/2) by its own slice.
+    if (d % 2 != 0) r_.fail("attention_head_dim", fmt::format("split needs an even head, got {}", d));
+    g_.heads = static_cast<int>(heads);
+    g_.layout = Layout::Half;
+  } else if (rope_type != "interleaved") {
+    r_.fail("rope_type",
+            fmt::format("expected \"interleaved\" or \"split\" (transformer_ltx2.py:848-849), got \"{}\"", rope_type));
+  }
+  const long pos_max = whole("pos_embed_max_pos", 20, init);
+  const long height = whole("base_height", 2048, init);
+  const long width = whole("base_width", 2048, init);
+  if (pos_max < 1 || height < 1 || width < 1) {
+    r_.fail("pos_embed_max_pos", "the base grid (pos_embed_max_pos, base_height, base_width) must be positive");
+  }
+  g_.ltx_base = {static_cast<double>(pos_max), static_cast<double>(height), static_cast<double>(width)};
+  const std::vector<double> vae = list("vae_scale_factors", {8, 32, 32}, init);
+  if (vae.size() != 3) r_.fail("vae_scale_factors", fmt::format("expected 3 numbers (t, h, w), got {}", vae.size()));
+  g_.ltx_vae = {vae[0], vae[1], vae[2]};
+  g_.causal_offset = static_cast<double>(whole("causal_offset", 1, init));
+  const long p = whole("patch_size", 1, init);
+  const long pt = whole("patch_size_t", 1, init);
+  if (p < 1 || pt < 1 || p > 1024 || pt > 1024) r_.fail("patch_size", "must be between 1 and 1024");
+  g_.patch = {pt, p, p};
+  g_.default_fps = 24;  // pipeline_ltx2.py:937 frame_rate = 24.0
+  if (g_.heads > 0) {
+    g_.notes.push_back(
+        msg("LTX-2 (rope_type split) builds one table over the {0} channels of {1} heads × {2} and gives head h "
+            "its own slice, pairs h·{3} … h·{3} + {4}, rotate_half inside the head (transformer_ltx2.py:1054-1075, "
+            "46-82): a dump is [batch, seq, {0}] or its heads apart",
+            g_.head_dim, heads, d, d / 2, d / 2 - 1));
+  } else {
+    g_.notes.push_back(
+        msg("LTX-2 (rope_type interleaved) turns the whole hidden vector of {0} = {1} heads × {2} channels at once, "
+            "pairs (2i, 2i + 1), before it is split into heads (transformer_ltx2.py:38-43, 193-197): a dump is "
+            "[batch, seq, {0}]",
+            g_.head_dim, heads, d));
+  }
+  g_.source = "transformer_ltx2.py:814-1075 (LTX2AudioVideoRotaryPosEmbed), pipeline_ltx2.py:1369-1371 (positions)";
 }
 
 }  // namespace

@@ -131,6 +131,7 @@ class ConfigParser {
   VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind,
                                  const std::string& type) const;
   void gemma4_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const;
+  void qwen_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const;
 
   const json& doc_;
   Reader r_;

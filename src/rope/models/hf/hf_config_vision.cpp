@@ -47,7 +47,8 @@ void ConfigParser::gemma4_vision_theta(const json& v, const std::string& path, V
   const auto type = r_.string(*dict, dict_path, "rope_type");
   const auto legacy = r_.string(*dict, dict_path, "type");
   const std::string rope_type = type ? *type : legacy.value_or("default");
-  if (rope_type != "default") {
+  // transformers 5.17 names the same ladder "axial" (compute_axial_rope_parameters).
+  if (rope_type != "default" && rope_type != "axial") {
     r_.fail(child(dict_path, type ? "rope_type" : "type"),
             fmt::format("'{}' is not default: rope knows only the default ladder of Gemma4VisionRotaryEmbedding "
                         "(compute_default_rope_parameters)",
@@ -62,6 +63,39 @@ void ConfigParser::gemma4_vision_theta(const json& v, const std::string& path, V
   } else {
     t.base = 100;
     add("100", msg("not in the file: {0}'s default_theta", "Gemma4VisionConfig"));
+  }
+}
+
+/// The θ of Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's vision towers. Up to transformers 5.16 VisionRotaryEmbedding(
+/// head_dim // 2) keeps its own theta 10000, which the models do not pass; from 5.17 the vision config carries
+/// rope_parameters {"rope_type": "axial", "rope_theta": …} and the tower's rotary embedding reads
+/// rope_parameters["rope_theta"] (modeling_qwen3_vl.py Qwen3VLVisionRotaryEmbedding.compute_axial_rope_parameters,
+/// transformers v5.17.0: base ** (arange(0, dim // 2, 2) / (dim // 2)), the same ladder (V2); its __init__ refuses
+/// a rope_type other than "axial").
+void ConfigParser::qwen_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const {
+  const auto add = [&t](const std::string& value, const Message& from) {
+    t.origin.push_back(origin_line(Message::same("rope_theta"), value, from));
+  };
+  const json* dict = r_.object(v, path, "rope_parameters");
+  if (!dict) {
+    t.base = 10000;
+    add("10000", msg("hard-wired: VisionRotaryEmbedding's theta, which the model does not pass"));
+    return;
+  }
+  const std::string dict_path = child(path, "rope_parameters");
+  const std::string rope_type = r_.string(*dict, dict_path, "rope_type").value_or("axial");
+  if (rope_type != "axial") {
+    r_.fail(child(dict_path, "rope_type"),
+            fmt::format("'{}' is not axial: the vision rotary embedding of transformers 5.17 takes only axial "
+                        "(compute_axial_rope_parameters)",
+                        rope_type));
+  }
+  if (const auto theta = r_.positive(*dict, dict_path, "rope_theta")) {
+    t.base = *theta;
+    add(num(*theta), Message::same(child(dict_path, "rope_theta")));
+  } else {
+    r_.fail(child(dict_path, "rope_theta"),
+            "missing: compute_axial_rope_parameters reads rope_parameters[\"rope_theta\"]");
   }
 }
 
@@ -114,8 +148,7 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   if (kind == VisionRope::Gemma4) {
     gemma4_vision_theta(v, path, t);
   } else if (kind == VisionRope::Qwen2VL) {
-    t.base = 10000;
-    add(same("rope_theta"), "10000", msg("hard-wired: VisionRotaryEmbedding's theta, which the model does not pass"));
+    qwen_vision_theta(v, path, t);
   } else if (const auto theta = r_.positive(v, path, "rope_theta")) {
     t.base = *theta;
     add(same("rope_theta"), num(*theta), same(child(path, "rope_theta")));
