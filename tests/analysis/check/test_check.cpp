@@ -84,7 +84,9 @@ TEST_P(CheckNorms, AScaledOutputNormIsNamedWithItsFactor) {
   } else {
     EXPECT_EQ(r.element_ratio, r.comparison.max_ratio);
   }
-  if (c.dtype == DType::BF16 && !c.passes) EXPECT_TRUE(r.comparison_is_norms) << "within bf16's (C1): 12.5 % of ‖x‖";
+  if (c.dtype == DType::BF16 && !c.passes) {
+    EXPECT_TRUE(r.comparison_is_norms) << "within bf16's (C1): 12.5 % of ‖x‖";
+  }
   if (c.passes) return;
   ASSERT_TRUE(r.diagnosis.matches);
   EXPECT_EQ(*r.diagnosis.matches, known_variant("norm-scaled"));
