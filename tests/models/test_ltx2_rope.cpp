@@ -28,7 +28,7 @@ struct Ltx2Case {
 };
 
 // clang-format off
-const Ltx2Case kCases[] = {
+const Ltx2Case kLtx2Cases[] = {
 // Lightricks/LTX-2 (scripts/convert_ltx2_to_diffusers.py:299-345): 32 heads × 128, rope_type split
 {"split", R"({"_class_name": "LTX2VideoTransformer3DModel", "num_attention_heads": 32, "attention_head_dim": 128, "rope_theta": 10000.0, "rope_type": "split", "pos_embed_max_pos": 20, "base_height": 2048, "base_width": 2048, "vae_scale_factors": [8, 32, 32], "causal_offset": 1})", 32, Layout::Half, {2, 1960, 4031}},
 // the class's default rope_type (transformer_ltx2.py:1180)
@@ -65,7 +65,7 @@ TEST_P(Ltx2Port, FrequenciesAxesAndChannelsAsThePort) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Diffusers, Ltx2Port, ::testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Diffusers, Ltx2Port, ::testing::ValuesIn(kLtx2Cases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 struct Ltx2Positions {
