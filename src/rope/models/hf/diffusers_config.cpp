@@ -184,15 +184,21 @@ GridRope DiffusersReader::read() {
                          : "transformer_flux.py:500-526 (FluxPosEmbed), pipeline_flux.py:385, 506-517 (ids)";
       break;
     }
-    case GridModel::HunyuanVideo: {
-      const std::string_view init = "transformer_hunyuan_video.py:904-923";
+    case GridModel::HunyuanVideo:
+    case GridModel::HunyuanVideo15: {
+      // HunyuanVideo15Transformer3DModel.__init__ (transformer_hunyuan_video15.py:563-604) keeps HunyuanVideo's RoPE
+      // (HunyuanVideo15RotaryPosEmbed, 361-391) and its keys, with patch 1 by default
+      const bool v15 = g_.model == GridModel::HunyuanVideo15;
+      const std::string_view init =
+          v15 ? "transformer_hunyuan_video15.py:563-584" : "transformer_hunyuan_video.py:904-923";
       g_.head_dim = head_dim(128, init);
       g_.widths = widths("rope_axes_dim", {16, 56, 56}, init, 3);
       g_.bases.assign(3, base_key("rope_theta", 256.0, init));
-      const long p = whole("patch_size", 2, init);
+      const long p = whole("patch_size", v15 ? 1 : 2, init);
       const long pt = whole("patch_size_t", 1, init);
       g_.patch = {pt, p, p};
-      g_.source = "transformer_hunyuan_video.py:478-508 (HunyuanVideoRotaryPosEmbed)";
+      g_.source = v15 ? "transformer_hunyuan_video15.py:361-391 (HunyuanVideo15RotaryPosEmbed), 76-99 (the processor)"
+                      : "transformer_hunyuan_video.py:478-508 (HunyuanVideoRotaryPosEmbed)";
       break;
     }
     case GridModel::Ltx: {
@@ -252,19 +258,6 @@ GridRope DiffusersReader::read() {
     }
     case GridModel::ZImage: {
       read_z_image();
-      break;
-    }
-    case GridModel::HunyuanVideo15: {
-      // HunyuanVideo15Transformer3DModel.__init__ (transformer_hunyuan_video15.py:563-604): HunyuanVideo's RoPE
-      // (HunyuanVideo15RotaryPosEmbed, 361-391) with patch 1 by default
-      const std::string_view init = "transformer_hunyuan_video15.py:563-584";
-      g_.head_dim = head_dim(128, init);
-      g_.widths = widths("rope_axes_dim", {16, 56, 56}, init, 3);
-      g_.bases.assign(3, base_key("rope_theta", 256.0, init));
-      const long p = whole("patch_size", 1, init);
-      const long pt = whole("patch_size_t", 1, init);
-      g_.patch = {pt, p, p};
-      g_.source = "transformer_hunyuan_video15.py:361-391 (HunyuanVideo15RotaryPosEmbed), 76-99 (the processor)";
       break;
     }
     case GridModel::Kandinsky5: {
