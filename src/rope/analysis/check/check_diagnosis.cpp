@@ -697,6 +697,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   }
   const bool ladder = !expected.table;  // the measured rows fit angles m·θ, which a given table has not
   if (!dg.matches && ladder) row_search("angles-fast-math", search);
+  if (!dg.matches && ladder) row_search("angles-float32", search);
   if (!dg.matches && ladder) try_position_offset(report, source, start, positions);
   if (!dg.matches && !ladder) try_table_offset(report, source, start, positions);
   if (!dg.matches && ladder) try_head_offsets(report, source, start, positions);

@@ -84,6 +84,7 @@
 #include "rope/analysis/variants/sin_dropped.cpp"
 #include "rope/analysis/variants/elements_unrotated.cpp"
 #include "rope/analysis/variants/angles_fast_math.cpp"
+#include "rope/analysis/variants/angles_float32.cpp"
 #include "rope/analysis/variants/heads_zeroed.cpp"
 #include "rope/analysis/variants/heads_uninitialised.cpp"
 #include "rope/analysis/variants/heads_crossed.cpp"
