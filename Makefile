@@ -152,7 +152,8 @@ bench-compare: build
 	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
 	/usr/bin/python3 bench/compare.py --build $(BUILD)
 
-# One sanitizer tree, shared by `make sanitize` and `make fuzz`: clang++ with AddressSanitizer,
+# One sanitizer tree, shared by `make sanitize` and `make fuzz` (it builds what they run: the unit tests and the fuzz
+# targets, not the rope executable, which the end-to-end tests run in Release): clang++ with AddressSanitizer,
 # UndefinedBehaviorSanitizer and libFuzzer's coverage (fuzzer-no-link) on the library, the command line
 # and the fuzz targets (the benchmarks are compiled in Release by `make test-e2e`); the unit tests' own files, linked
 # with the sanitizers' runtime, are compiled without instrumentation (ROPE_TEST_FLAGS: CMakeLists.txt says why).
@@ -169,7 +170,7 @@ sanitize-build:
 	  -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=OFF -DROPE_BUILD_BENCH=OFF -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
 	  -DROPE_TEST_OPTIMIZATION=-O0 -DROPE_TEST_FLAGS="-fno-sanitize=all -g0" -DROPE_UNITY_CLI=ON -DROPE_UNITY_LIBRARY=ON -DROPE_UNITY_TESTS=ON -DROPE_UNIT_TEST_SHARDS=$(SAN_SHARDS) \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(SAN_BUILD) -j $(JOBS)
+	cmake --build $(SAN_BUILD) -j $(JOBS) --target rope_tests $(addprefix fuzz_,$(FUZZ_TARGETS))
 
 # The unit tests (the library, and every command in-process through rope::cli::run) under the
 # sanitizers. Every report goes to a file in $(SAN_REPORTS); any such file fails the target. The
