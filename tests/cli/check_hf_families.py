@@ -22,9 +22,12 @@ test time.
                 per layer type, the case's (sliding or full); ERNIE-4.5-VL's buffer holds the same θ in the order
                 of its 3-D sections, compared as sets. Not judged there: cases the record lacks (no class built from
                 the config alone, a layer without RoPE), a layer given by its index where the config lists no
-                layer_types, and MiniMax-M2's rotary_dim and Mistral 4's MLA head, whose
-                class built from the config alone holds base^(−2j/head_dim) over the whole head (rope's θ are its
-                even entries; which entries the attention uses was not recorded).
+                layer_types, and two configs whose class built from the config alone holds base^(−2j/head_dim)
+                over the whole head (rope's θ are its even entries): MiniMax-M2's, where transformers 5.17.0's own
+                attention rotates all 128 channels (tests/device/record_partial_heads.py) because its config class
+                drops the checkpoints' rotary_dim 64 (transformers issue #48241, fixed by PR #48486; rope follows
+                the checkpoints, and names transformers' reading partial-rotary-whole-head), and Mistral 4's MLA
+                head (its attention was not run).
 Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
 
 Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)

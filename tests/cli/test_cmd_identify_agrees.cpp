@@ -878,6 +878,14 @@ const std::vector<Agreement91>& agreements_91() {
          EXPECT_EQ(b.identify["rotary_dim"], 96) << b.identify_text;
          EXPECT_EQ(b.identify_code, 0) << b.identify_text;
        }},
+      // MiniMax-M2 as transformers #48241 rotates it: identify reads the whole head turned at base 5e6, where the
+      // checkpoint's config rotates 64 channels (check's partial-rotary-whole-head).
+      {"diagnosis_2026/transformers_minimax_m2_rotary_dim_dropped", "partial-rotary-whole-head",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify["rotary_dim"], 128) << b.identify_text;
+         EXPECT_EQ(b.family(), "default") << b.identify_text;
+         EXPECT_PRED3(near_rel, b.base(), 5e6, 1e-4) << b.identify_text;
+       }},
       // Wan at base 1e6: identify's grid of Wan's widths at check's base, and the presets whose base differs.
       {"diffusers/mistake_wan_base_1e6_f32", "base-other",
        [](const Both& b) {
