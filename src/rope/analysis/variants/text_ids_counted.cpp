@@ -22,7 +22,10 @@ bool search_text_ids(M search) {
   const long start = search.start;
   const std::vector<AxisPosition>& positions = search.positions;
   const RopeExpectation& e = report.expected;
-  if (report.diagnosis.matches || positions.empty() || !positions.front().multi()) return false;
+  // A latent grid's ladders (no given table).
+  if (report.diagnosis.matches || e.table || !e.rope.axes || !e.rope.axes->grid() || positions.empty() ||
+      !positions.front().multi())
+    return false;
   const long rows = equal_component_rows(positions);
   // Every failing index among them, and a position shared by two of them (else they are not all at one position).
   if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return false;
