@@ -52,7 +52,9 @@ bool search_fast_math(M search) {
   const long start = search.start;
   const std::vector<AxisPosition>& positions = search.positions;
   const RopeExpectation& expected = report.expected;
-  if (report.diagnosis.matches || expected.fope || expected.rope.axes || expected.mode != CheckMode::Forward)
+  // Angles m·θ, which a given table has not.
+  if (report.diagnosis.matches || expected.fope || expected.rope.axes || expected.table ||
+      expected.mode != CheckMode::Forward)
     return false;
   if (expected.angles.value_or(default_angle_model(source.dtype())) != AngleModel::Float64) return false;
   std::vector<std::pair<double, long>> by_m;  // (|m|, index), the largest first
