@@ -20,6 +20,16 @@ transformers' LlamaRotaryEmbedding computes inv_freq (float32), half layout:
     torch_bf16        transformers' rotation on the GPU with q in bfloat16 (cos and sin in float32, cast to bfloat16):
                       passes as bf16
 
+Gradients (tests/device/record_grad.py): an upstream gradient g [8, 4, 128] float32 at positions 0, 1, 7, 4095, 4096,
+32768, 65535, 131071, through transformers' rotary class and apply_rotary_pos_emb on the GPU, y.backward(g), the dump
+x.grad; checked with --grad (each passes):
+
+    grad_llama          LlamaRotaryEmbedding, base 10000, float32
+    grad_llama_bf16     the same in bfloat16 (g rounded to bfloat16 to nearest even, as torch's .bfloat16() did)
+    grad_qwen2_yarn     Qwen2's rotary class, YaRN factor 4 from 32768 at base 1e6 (its attention scaling 1.1386 in
+                        the backward too), checked with the same config
+    grad_llama_compile  the forward through torch.compile (Inductor's generated backward kernel)
+
 The bias stated for the fast units is measured here from the dump alone: per pair the least-squares slope, through 0,
 of the phase error (the dump's turn of the pair less m·θ_i in float64, wrapped) against m·θ_i over the 256 largest
 positions, less θ_i's own float32 rounding (the recorded θ_i over the exact one, less 1); its median over the pairs.
@@ -82,6 +92,22 @@ def main(out):
     case("torch_compile", path("torch_compile_f32"), [], 0, identify=half)
     case("torch_bf16", path("torch_cuda_bf16"), ["--bf16-bits"], 0, before=os.path.join(out, "q_bf16.npy"),
          identify=half)
+    grad_positions = ["--positions", "0,1,7,4095,4096,32768,65535,131071"]
+    g_bf16 = os.path.join(out, "grad_g_bf16.npy")
+    np.save(g_bf16, bf16_bits(np.load(path("grad_g"))))
+    qwen = os.path.join(out, "qwen2_yarn.json")
+    with open(qwen, "w") as f:
+        json.dump({"model_type": "qwen2", "hidden_size": 512, "num_attention_heads": 4, "num_key_value_heads": 4,
+                   "max_position_embeddings": 131072,
+                   "rope_parameters": {"rope_type": "yarn", "rope_theta": 1000000.0, "factor": 4.0,
+                                       "original_max_position_embeddings": 32768}}, f)
+    for name, after, before, args in (
+            ("grad_llama", "grad_llama_f32", path("grad_g"), ["--base", "10000", "--layout", "half"]),
+            ("grad_llama_bf16", "grad_llama_bf16", g_bf16, ["--base", "10000", "--layout", "half", "--bf16-bits"]),
+            ("grad_qwen2_yarn", "grad_qwen2_yarn_f32", path("grad_g"), ["--config", qwen]),
+            ("grad_llama_compile", "grad_llama_compile_f32", path("grad_g"), ["--base", "10000", "--layout", "half"])):
+        cases.append({"name": name, "args": ["--grad", "--before", before, "--after", path(after)] + grad_positions
+                      + args, "exit": 0, "matches": None, "found": {}, "found_rel": 0.05, "identify": None})
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 
