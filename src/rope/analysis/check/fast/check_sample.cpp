@@ -77,6 +77,20 @@ std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, lon
   std::vector<std::pair<long, long>> ranges = predicted_sample(positions, source.groups() * source.d());
   if (ranges.empty()) return std::nullopt;
   try {
+    // The prediction holds where the sample fails at every index RoPE turns (a wrong frequency, base, scaling or
+    // position): one comparison of the sample says whether it does. Where some turned indices pass (elements of some
+    // tokens departed), the failing indices' sample after the pass is another one, and diagnosing this one would be
+    // work thrown away.
+    Variant as_expected;
+    as_expected.spec = expected;
+    const DumpComparison c = SampledSource(source, ranges).compare(start, positions, {as_expected}).front();
+    for (const auto& [a, b] : ranges) {
+      for (long s = a; s < b; ++s) {
+        if (positions[static_cast<std::size_t>(s)].max_abs() != 0 && c.position_ratio.size() > s &&
+            c.position_ratio[s] <= 1.0)
+          return std::nullopt;
+      }
+    }
     SampleDiagnosis d = diagnose_sample(source, start, positions, expected, std::move(ranges));
     if (d.report.comparison.passed()) return std::nullopt;
     return d;
