@@ -18,8 +18,8 @@ Then the measured rows (issue 91: a failing dump is measured before it is named)
 ([131072, 32, 128], the half layout, base 10^4, `--bf16-bits`): the passing dump, a positions-scaled one (every token
 turned at 2·m: check measures a constant ratio of the frequencies and names positions-scaled, scale 2) and an
 element-corrupted one (in 1 token of 64, channels 64 … 127 of every head keep their input, as a kernel writing only
-the first half of each pair there), timed alternately as whole processes, medians. Target: each failing check within 2×
-the passing one.
+the first half of each pair there: check classifies the failing indices' elements and names elements-unrotated),
+timed alternately as whole processes, medians. Targets: each failing check within 2× the passing one, and named.
 
     check_fail_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
 
@@ -153,7 +153,7 @@ def measured_rows(report, rope, tmp, quick):
             outs[key] = json.loads(out)
     med = {k: sorted(w for w, _ in v)[len(v) // 2] for k, v in runs.items()}
     notes = []
-    for key, want in (("scaled", "positions-scaled"), ("corrupted", None)):
+    for key, want in (("scaled", "positions-scaled"), ("corrupted", "elements-unrotated")):
         ratio = med[key] / med["pass"]
         report.target(f"check 2 × 1 GiB bf16, {key}, CLI: failing / passing time (median)", ratio, "<= 2", ratio <= 2)
         dg = outs[key]["diagnosis"]

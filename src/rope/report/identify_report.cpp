@@ -21,17 +21,6 @@
 namespace rope {
 namespace {
 
-/// The constant k where the dump's positions are the tokens' order plus k (k, k + 1, …) and the given ones need jumps
-/// (a context-parallel rank that numbered its tokens across the ranks); nullopt otherwise.
-std::optional<double> order_offset(const Identification& id) {
-  const std::vector<double>& used = id.dump_positions;
-  if (id.jumps.empty() || used.size() < 2 || used.front() == 0) return std::nullopt;
-  for (std::size_t i = 1; i < used.size(); ++i) {
-    if (used[i] != used.front() + static_cast<double>(i)) return std::nullopt;
-  }
-  return used.front();
-}
-
 /// "t 44, h 42, w 42" (Flux.2's fourth axis l): one value per axis of a latent grid.
 template <typename T>
 std::string grid_axes_text(const std::vector<T>& values) {
@@ -203,7 +192,22 @@ Value identify_value(const IdentifyRun& run) {
   // rope check's angles-fast-math: every angle short by `bias` of itself (a fast sin/cos unit); null otherwise.
   j["angles_fast_math"] = Value();
   if (id.fast_math_bias) j["angles_fast_math"]["bias"] = *id.fast_math_bias;
+  if (id.fast_math_bias) j["angles_fast_math"]["toward_zero"] = id.fast_math_toward_zero;  // SASS's FMUL.RZ
   j["norm_residual"] = id.norm_residual;
+  // The vectors left out of the fit, element by element (rope check's elements-unrotated, its found names); null when
+  // none is.
+  j["departed"] = Value();
+  if (id.departed) {
+    const Identification::Departed& e = *id.departed;
+    j["departed"]["elements"] = e.elements;
+    j["departed"]["kept_input"] = e.kept_input;
+    j["departed"]["channel"] = e.channel;
+    j["departed"]["channel_last"] = e.channel_last;
+    j["departed"]["channels"] = e.channels;
+    j["departed"]["indices"] = static_cast<long>(e.indices.size());
+    j["departed"]["index_list"] = e.indices;
+    j["departed"]["groups"] = e.groups;
+  }
   if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
   j["channels_scaled"] = id.channels_scaled;  // no pairing: each changed channel its input times a factor (x·cos)
   j["theta"] = as_list(id.theta);
@@ -224,8 +228,7 @@ Value identify_value(const IdentifyRun& run) {
   j["jumps"] = id.jumps;
   // The dump's positions the tokens' order plus one constant where the given ones need jumps (rope check's
   // positions-offset, found order_offset); null otherwise.
-  const std::optional<double> order = order_offset(id);
-  j["order_offset"] = order ? Value(*order) : Value();
+  j["order_offset"] = id.order_offset ? Value(*id.order_offset) : Value();
   // position_ids [3, batch, seq] read as [batch, 3, seq]: the batch rows (rope check's mrope-batch-rows, found batch).
   j["mrope_batch_rows"] = run.mrope_batch_rows > 0 ? Value(run.mrope_batch_rows) : Value();
   j["query_heads"] = run.query_heads > 0 ? Value(run.query_heads) : Value();
@@ -347,11 +350,9 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     // The positions read in the tokens' order from one constant k where the given ones need jumps (a context-parallel
     // rank that numbered its tokens across the ranks): the constant, as check names it (found order_offset).
     const std::vector<double>& used = id.dump_positions;
-    const bool order = order_offset(id).has_value();
     row(t.tr("dump's positions"),
-        order ? t.tr("{0} … {1}, the tokens' order plus {0} (the given ones shifted by {2:+g}, restart or jump at "
-                     "index {3})",
-                     format_number(used.front()), format_number(used.back()), id.position_offset, jumps)
+        id.order_offset    ? t.tr("{0} … {1}, the tokens' order plus {0}: one constant offset over the tokens' order",
+                                  format_number(used.front()), format_number(used.back()))
         : id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
         : id.position_offset == 0
             ? t.tr("restart or jump at index {0}", jumps)
@@ -375,10 +376,18 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   }
   if (id.fast_math_bias) {  // rope check's angles-fast-math
     row(t.tr("angles"),
-        t.tr("every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}): sin and cos of the "
-             "angle taken in turns through a float32 constant (a sinpi of the angle times fl32(1/π), as CUDA's "
-             "sincospif of a float32 quotient), which rope check names angles-fast-math under {2} float64",
-             -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles")));
+        id.fast_math_toward_zero
+            ? t.tr(
+                  "every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}, and the product "
+                  "rounded toward zero): sin and cos by CUDA's fast unit, as __sinf/__cosf compute them (and sinf/cosf "
+                  "under nvcc's --use_fast_math): FMUL.RZ by fl32(1/2π), then MUFU.SIN, which rope check names "
+                  "angles-fast-math under {2} float64",
+                  -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles"))
+            : t.tr(
+                  "every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}): sin and cos of the "
+                  "angle taken in turns through a float32 constant (a sinpi of the angle times fl32(1/π), as CUDA's "
+                  "sincospif of a float32 quotient), which rope check names angles-fast-math under {2} float64",
+                  -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles")));
   }
   if (run.text_counted) {  // rope check's text-ids-counted
     const long n = run.text_counted->tokens;
@@ -432,6 +441,19 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     if (!id.xdrope || id.xdrope->map != SectionOrder::XdropeHf) {
       row(t.tr("attention factor"), t.tr("{0} (pair norms kept within {1})", at_digits(id.attention_factor),
                                          fmt::format("{:.2g}", id.norm_residual)));
+    }
+    if (id.departed) {  // rope check's elements-unrotated: some elements of some vectors, not their positions
+      const Identification::Departed& e = *id.departed;
+      std::string indices;
+      for (std::size_t k = 0; k < e.indices.size() && k < 8; ++k)
+        indices += (k ? ", " : "") + std::to_string(e.indices[k]);
+      if (e.indices.size() > 8) indices += ", …";
+      row(t.tr("not a rotation"),
+          t.tr("{0} elements are no rotation of their pair, {1} of them their input unchanged: in {2} channels from "
+               "channel {3} to {4}, {5} sequence indices ({6}) and {7} of {8} groups; those vectors are left out of "
+               "the fit",
+               e.elements, e.kept_input, e.channels, e.channel, e.channel_last, e.indices.size(), indices, e.groups,
+               run.dumps.after.groups()));
     }
     if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
       row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",

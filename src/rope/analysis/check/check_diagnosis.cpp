@@ -261,29 +261,45 @@ std::optional<double> constant_ratio(const RopeExpectation& expected, const Chec
   return s;
 }
 
-/// Most elements the element classification reads (each dump): a larger dump is left to the measurement of its RoPE.
+/// Most elements the element classification reads (each dump): a larger dump is classified at its failing sequence
+/// indices alone, where they hold at most this many; more are left to the measurement of its RoPE.
 constexpr long kClassifiedElements = 1L << 24;
 
-/// The failing elements classified (ElementClasses, measured_rope.hpp); nullopt for a dump larger than
-/// kClassifiedElements.
+/// The failing elements classified (ElementClasses, measured_rope.hpp), over every sequence index of a dump of at most
+/// kClassifiedElements, else over the indices that `whole` (the range's comparison with the expectation) found failing
+/// (a passing index has no failing element), where they hold at most kClassifiedElements; nullopt otherwise.
 std::optional<ElementClasses> classify_elements(const RopeExpectation& expected, const DumpSource& source, long start,
-                                                const std::vector<AxisPosition>& positions) {
+                                                const std::vector<AxisPosition>& positions,
+                                                const DumpComparison& whole) {
   const long seq = static_cast<long>(positions.size());
-  if (seq * source.groups() * source.d() > kClassifiedElements) return std::nullopt;
+  const long per_index = source.groups() * source.d();
+  std::vector<long> read;  // the sequence indices classified
+  bool all = seq * per_index <= kClassifiedElements;
+  for (long s = 0; s < seq; ++s) {
+    if (all || (whole.position_ratio.size() == seq && !(whole.position_ratio[s] <= 1.0))) read.push_back(s);
+  }
+  if (!all && (whole.position_ratio.size() != seq || static_cast<long>(read.size()) * per_index > kClassifiedElements))
+    return std::nullopt;
   const int half = expected.rotary_dim() / 2;
   const double a = expected.attention_factor(), eps = epsilon(source.dtype()), eps32 = epsilon(DType::F32);
   ElementClasses out;
   out.channels.assign(static_cast<std::size_t>(source.d()), 0);
   out.indices.assign(static_cast<std::size_t>(seq), 0);
   out.groups.assign(static_cast<std::size_t>(source.groups()), 0);
-  for (long s = 0; s < seq; ++s) {
+  std::vector<double> cosines(static_cast<std::size_t>(half)), sines(cosines);  // each pair's at this index
+  for (const long s : read) {
     const double m = positions[static_cast<std::size_t>(s)][0];
+    for (int j = 0; j < half; ++j) {
+      const double phi = m * expected.theta()[j];
+      cosines[static_cast<std::size_t>(j)] = std::cos(phi), sines[static_cast<std::size_t>(j)] = std::sin(phi);
+    }
     for (long g = 0; g < source.groups(); ++g) {
       const auto [x, y] = source.vector_at(start + s, g);
       for (int j = 0; j < half; ++j) {
         const auto [ia, ib] = pair_channels(expected, j, false);
         const auto [oa, ob] = pair_channels(expected, j, true);
-        const double phi = m * expected.theta()[j], c = std::cos(phi), sn = std::sin(phi);
+        const double phi = m * expected.theta()[j], c = cosines[static_cast<std::size_t>(j)],
+                     sn = sines[static_cast<std::size_t>(j)];
         const double xa = x[static_cast<std::size_t>(ia)], xb = x[static_cast<std::size_t>(ib)];
         const double bound = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a * std::sqrt(xa * xa + xb * xb);
         const std::array<std::array<double, 3>, 2> el{{{xa * c - xb * sn, xa, xa * c}, {xb * c + xa * sn, xb, xb * c}}};
@@ -311,9 +327,14 @@ std::optional<ElementClasses> classify_elements(const RopeExpectation& expected,
     }
   }
   // A block: every element of those channels and groups keeps its input at every index (where RoPE turns them too
-  // little to fail as well).
+  // little to fail as well). Classified at the failing indices alone, a passing index at a position other than 0
+  // turned its elements: no block.
   out.block = out.unrotated > 0;
-  for (long s = 0; s < seq && out.block; ++s) {
+  for (long s = 0; s < seq && out.block && !all; ++s) {
+    if (whole.position_ratio[s] <= 1.0 && positions[static_cast<std::size_t>(s)][0] != 0) out.block = false;
+  }
+  for (const long s : read) {
+    if (!out.block) break;
     for (long g = 0; g < source.groups() && out.block; ++g) {
       if (!out.groups[static_cast<std::size_t>(g)]) continue;
       const auto [x, y] = source.vector_at(start + s, g);
@@ -340,7 +361,8 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   dg.measured = std::move(measured);
   const CheckDiagnosis::Measured& m = *dg.measured;
   // Elements first: a dump whose failing elements are all of one kind is that, whatever the fit of its pairs says.
-  if (const std::optional<ElementClasses> k = classify_elements(expected, source, start, positions)) {
+  if (const std::optional<ElementClasses> k =
+          classify_elements(expected, source, start, positions, report.comparison)) {
     VariantSearch search{report, source, start, positions};
     search.elements = &*k;
     for (const VariantRow& row : variant_table()) {

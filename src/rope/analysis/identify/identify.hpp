@@ -81,11 +81,31 @@ struct Identification {
   /// attention_factor is the squared one the dump shows).
   bool applied_twice = false;
   /// sin and cos by a fast unit without range reduction (rope check's angles-fast-math): θ_j measured within |δ|/8
-  /// fall short of the fitted θ_j rounded to float32 by δ = fast_math_shortfall() of themselves (fl32(1/2π)'s share):
-  /// the median of those within |δ|/4 of δ, where at least 8 are and more than twice as many as within |δ|/4 of 0 (a
-  /// float32 product's); none otherwise.
+  /// fall short of the fitted θ_j rounded to float32 by δ = fast_math_shortfall() of themselves (fl32(1/2π)'s share),
+  /// or by δ and the loss of the revolutions' product rounded toward zero (SASS's FMUL.RZ): the median shortfall of the
+  /// pairs whose residual under the measured rounding is within |δ|/4 of 0, where at least 8 are and more than twice
+  /// as many as within |δ|/4 of 0 unshifted (a float32 product's); none otherwise.
   std::optional<double> fast_math_bias;
+  bool fast_math_toward_zero = false;  ///< the product t = angle·fl32(1/2π) measured rounded toward zero
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
+  /// Per vector (index s·groups + g), 1 where some pair of it breaks its norm beyond 4× the dump's rounding while most
+  /// vectors keep theirs: some elements of that vector depart (stores racing, elements never written), not its
+  /// position. Those vectors are left out of steps 4 and 5 (and of norm_residual); empty when none is, or when more
+  /// than a quarter of the vectors are (the dump's pairs then are no rotation, said as such).
+  std::vector<char> left_out;
+  /// The left-out vectors element by element against the RoPE identified from the others: the elements of the
+  /// rotated channels off their pair's rotation (at the dump's position, θ_j and a) beyond 4× the dump's rounding and
+  /// the fit's angle error, located.
+  struct Departed {
+    long elements = 0;          ///< elements no rotation of their pair
+    long kept_input = 0;        ///< of them, those equal to their input (never written)
+    int channel = 0;            ///< the first channel with such an element
+    int channel_last = 0;       ///< the last one
+    long channels = 0;          ///< the channels with such elements
+    std::vector<long> indices;  ///< the sequence indices with such elements, increasing
+    long groups = 0;            ///< the groups (batch row × head) with such elements
+  };
+  std::optional<Departed> departed;
   Eigen::VectorXd theta;           ///< measured θ_j per pair (negative: the pair turns the other way)
   Eigen::VectorXd angle_residual;  ///< per pair: RMS of φ − m·θ_j (rad)
   Eigen::VectorXd theta_sigma;     ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
@@ -99,6 +119,10 @@ struct Identification {
   long held_from = -1;
   double held_position = 0;  ///< the position every index from held_from on is turned at (the last one given before)
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
+  /// The constant k where the dump's positions are the tokens' order plus k (k, k + 1, …) and the given ones need
+  /// jumps (a context-parallel rank that numbered its tokens across the ranks: rope check's positions-offset, found
+  /// order_offset); the jumps and offset that reach them from the given ones are then not said. nullopt otherwise.
+  std::optional<double> order_offset;
   /// A group (batch row × head of the dump) whose vectors turn at dump_positions shifted by a constant of its own.
   struct GroupOffset {
     long group = 0;
@@ -327,9 +351,13 @@ double periodogram_peak(const std::vector<double>& m, const std::vector<std::com
 std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
                                     std::vector<Message>& notes);
 
-/// Identification::fast_math_bias of `id` (its θ, θ's σ and the fitted family measured); none for a per-pair family,
-/// M-RoPE or a latent grid.
-std::optional<double> fast_math_bias(const Identification& id);
+/// Identification::fast_math_bias and fast_math_toward_zero of `id` (its θ, θ's σ, the dump's positions and the fitted
+/// family measured); no bias for a per-pair family, M-RoPE or a latent grid.
+struct FastMathBias {
+  std::optional<double> bias;
+  bool toward_zero = false;
+};
+FastMathBias fast_math_bias(const Identification& id);
 }  // namespace detail
 
 }  // namespace rope

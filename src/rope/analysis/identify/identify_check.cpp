@@ -10,6 +10,12 @@
 
 namespace rope {
 
+namespace {
+/// identify_rope's reading of the vectors measure_dump gathered, as the check's diagnosis holds it.
+std::optional<CheckDiagnosis::Measured> measure_identified(const DumpVectors& before, const DumpVectors& after,
+                                                           const std::vector<double>& at);
+}  // namespace
+
 std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, long start,
                                                      const std::vector<AxisPosition>& positions) {
   const long seq = static_cast<long>(positions.size());
@@ -48,6 +54,26 @@ std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, l
       after.values.insert(after.values.end(), y.begin(), y.end());
     }
   }
+  // One measurement per dump: a sample's diagnosis (check_sample.hpp) reads the vectors of the source it samples,
+  // the same ones the whole range's diagnosis reads after it; the second is handed what the first measured of the
+  // same values at the same positions.
+  struct Last {
+    DType dtype = DType::F32;
+    std::vector<double> before, after, at;
+    std::optional<CheckDiagnosis::Measured> measured;
+  };
+  thread_local Last last;
+  if (last.dtype == before.dtype && last.at == at && last.before == before.values && last.after == after.values)
+    return last.measured;
+  last = {before.dtype, before.values, after.values, at, measure_identified(before, after, at)};
+  return last.measured;
+}
+
+namespace {
+
+std::optional<CheckDiagnosis::Measured> measure_identified(const DumpVectors& before, const DumpVectors& after,
+                                                           const std::vector<double>& at) {
+  const long count = before.seq, groups = before.heads;
   Identification id;
   try {
     id = identify_rope(before, after, at);
@@ -72,6 +98,8 @@ std::optional<CheckDiagnosis::Measured> measure_dump(const DumpSource& source, l
   m.groups = groups;
   return m;
 }
+
+}  // namespace
 
 std::optional<double> measure_one_turn(const DumpSource& source, long start, long seq,
                                        const RopeExpectation& expected) {

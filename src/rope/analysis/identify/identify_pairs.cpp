@@ -14,34 +14,48 @@
 
 namespace rope {
 
-std::optional<double> detail::fast_math_bias(const Identification& id) {
-  // rope check's angles-fast-math (check_diagnosis.cpp try_fast_math) from identify's own measure: a fast unit takes
-  // the float32 angle to revolutions by fl32(1/2π), δ of itself short, so every θ_j measured falls short of the
-  // kernel's float32 θ_j by δ of itself; a float32 product's rounding goes either way (its median 0). Pairs measured
-  // within |δ|/8 (σ of θ_j over θ_j).
+detail::FastMathBias detail::fast_math_bias(const Identification& id) {
+  // rope check's angles-fast-math (variants/angles_fast_math.cpp) from identify's own measure: a fast unit takes the
+  // float32 angle to revolutions t by fl32(1/2π), δ of itself short, so every θ_j measured falls short of the kernel's
+  // float32 θ_j by δ of itself; a float32 product's rounding goes either way (its median 0). Pairs measured within
+  // |δ|/8 (σ of θ_j over θ_j).
   const double delta = fast_math_shortfall();
   if (id.fit.family == Family::PerPair || id.fit.theta.size() != id.theta.size() || id.axes || id.grid) return {};
-  std::vector<double> short_by;
+  const auto c32 = static_cast<float>(1.0 / kTwoPi);
+  std::vector<double> short_by, truncated;  // v_j, and v_j − δ + ζ_j (a truncated product's residual)
   for (Eigen::Index j = 0; j < id.theta.size(); ++j) {
     const double measured = id.theta[j], ladder = static_cast<float>(id.fit.theta[j]);
-    if (measured > 0 && ladder > 0 && id.theta_sigma[j] < std::abs(delta) / 8 * measured)
-      short_by.push_back(measured / ladder - 1);
+    if (!(measured > 0 && ladder > 0 && id.theta_sigma[j] < std::abs(delta) / 8 * measured)) continue;
+    // SASS's FMUL.RZ truncates t and loses half an ulp of it on average, π·ulp(t) of the angle: ζ_j is that loss's
+    // least-squares slope against m·θ_j over the dump's positions, as θ_j is fitted (3·10⁻⁸ to 6·10⁻⁸ by t's binade).
+    double lost = 0, mm = 0;
+    for (const double m : id.dump_positions) {
+      const auto t = static_cast<float>(std::abs(m * measured) * c32);
+      lost += std::abs(m) * kPi * (std::nextafter(t, INFINITY) - t), mm += m * m;
+    }
+    short_by.push_back(measured / ladder - 1);
+    truncated.push_back(mm > 0 ? short_by.back() - delta + lost / (measured * mm) : INFINITY);
   }
-  // Where the kernel's float32 θ_j is fl32 of the ladder's, a pair's shortfall is δ (a fast unit) or 0 (a float32
-  // product); a pair whose float32 θ_j is an ulp off (PyTorch's float32 power, on up to half the pairs) is off by
-  // 6·10⁻⁸ or more, a base fitted a little off (static NTK's) or a bf16 table's rounding spreads them apart. Named
-  // where at least 8 pairs lie within |δ|/4 of δ and more than twice as many as within |δ|/4 of 0; the bias is the
-  // median of those near δ.
-  std::vector<double> near_delta;
+  // Where the kernel's float32 θ_j is fl32 of the ladder's, a pair's residual (v_j − δ rounded to nearest, v_j − δ +
+  // ζ_j truncated) is 0, a float32 product's 0 − δ; a pair whose float32 θ_j is an ulp off (PyTorch's float32 power,
+  // on up to half the pairs) is off by 6·10⁻⁸ or more, a base fitted a little off (static NTK's) or a bf16 table's
+  // rounding spreads them apart. Each rounding's pairs are those whose residual lies within |δ|/4 of 0; the rounding
+  // with more of them is the measured one, named where at least 8 pairs are and more than twice as many as within
+  // |δ|/4 of 0 in v_j (a float32 product's); the bias is the median of v_j over them.
+  std::vector<double> near_delta, near_truncated;
   long near_zero = 0;
-  for (const double v : short_by) {
+  for (std::size_t k = 0; k < short_by.size(); ++k) {
+    const double v = short_by[k];
     if (std::abs(v - delta) <= std::abs(delta) / 4) near_delta.push_back(v);
+    if (std::abs(truncated[k]) <= std::abs(delta) / 4) near_truncated.push_back(v);
     if (std::abs(v) <= std::abs(delta) / 4) ++near_zero;
   }
-  if (near_delta.size() < 8 || static_cast<long>(near_delta.size()) <= 2 * near_zero) return {};
-  std::sort(near_delta.begin(), near_delta.end());
-  const std::size_t n = near_delta.size();
-  return n % 2 ? near_delta[n / 2] : (near_delta[n / 2 - 1] + near_delta[n / 2]) / 2;
+  const bool rz = near_truncated.size() > near_delta.size();
+  std::vector<double>& near = rz ? near_truncated : near_delta;
+  if (near.size() < 8 || static_cast<long>(near.size()) <= 2 * near_zero) return {};
+  std::sort(near.begin(), near.end());
+  const std::size_t n = near.size();
+  return {n % 2 ? near[n / 2] : (near[n / 2 - 1] + near[n / 2]) / 2, rz};
 }
 namespace {
 
@@ -382,6 +396,15 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
                   "right?)",
                   to_string(*id.norms_kept_by), id.norm_residual)
             : msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs"));
+    if (!id.channels_scaled && !id.norms_kept_by) {
+      // What one tensor cannot tell: values taken from another tensor break the norms as this does, and only a check
+      // given both names that.
+      id.notes.push_back(
+          msg("identify reads this one tensor: values taken from another one (q's and k's halves crossed in a fused "
+              "q/k kernel) break the pairs' norms as these do, and only rope check given both tensors ({0}, {1}) "
+              "can name that",
+              option_name("k-before"), option_name("k-after")));
+    }
     return id;
   }
   int family_dim = r;
@@ -415,15 +438,55 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
             "some heads (GQA: permuted with the wrong number of heads?)",
             heads, to_string(other), to_string(id.layout)));
   }
+  const auto pairs_of = [&](long v) -> const std::vector<std::pair<int, int>>& {
+    return id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())];
+  };
+  // Each vector's largest departure of a pair's norm from a_v, the median over the vectors of each one's own
+  // attention factor (a vector with some elements departed moves the factor of them all: not this one); the vectors
+  // beyond 4× the dump's rounding, when they are at most a quarter of them, are left out of the fit (identify.hpp,
+  // left_out): some of their elements departed, which a rotation at another position or frequency would not do. The
+  // attention factor is then that of the others.
+  std::vector<double> own(static_cast<std::size_t>(vectors), 0.0);
+  for (long v = 0; v < vectors; ++v) {
+    double vx = 0, vy = 0;
+    for (const int c : id.rotated) {
+      const double x = before.values[static_cast<std::size_t>(v * d + c)],
+                   y = after.values[static_cast<std::size_t>(v * d + c)];
+      vx += x * x, vy += y * y;
+    }
+    own[static_cast<std::size_t>(v)] = vx > 0 ? std::sqrt(vy / vx) : id.attention_factor;
+  }
+  std::nth_element(own.begin(), own.begin() + vectors / 2, own.end());
+  const double a_v = own[static_cast<std::size_t>(vectors / 2)];
+  std::vector<double> worst(static_cast<std::size_t>(vectors), 0.0), against_a(worst);
+  long departing = 0;
   for (long v = 0; v < vectors; ++v) {
     const double* x = before.values.data() + v * d;
     const double* y = after.values.data() + v * d;
-    for (const auto& [a, b] :
-         id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())]) {
-      const double nx = std::hypot(x[a], x[b]);
+    double &w = worst[static_cast<std::size_t>(v)], &wa = against_a[static_cast<std::size_t>(v)];
+    for (const auto& [a, b] : pairs_of(v)) {
+      const double nx = std::hypot(x[a], x[b]), ny = std::hypot(y[a], y[b]);
       if (nx > 0)
-        id.norm_residual = std::max(id.norm_residual, std::abs(std::hypot(y[a], y[b]) - id.attention_factor * nx) / nx);
+        w = std::max(w, std::abs(ny - a_v * nx) / nx), wa = std::max(wa, std::abs(ny - id.attention_factor * nx) / nx);
     }
+    departing += w > 4 * eps;
+  }
+  if (departing > 0 && 4 * departing <= vectors) {
+    id.left_out.assign(static_cast<std::size_t>(vectors), 0);
+    double kx = 0, ky = 0;
+    for (long v = 0; v < vectors; ++v) {
+      id.left_out[static_cast<std::size_t>(v)] = worst[static_cast<std::size_t>(v)] > 4 * eps;
+      if (id.left_out[static_cast<std::size_t>(v)]) continue;
+      id.norm_residual = std::max(id.norm_residual, worst[static_cast<std::size_t>(v)]);
+      for (const int c : id.rotated) {
+        const double x = before.values[static_cast<std::size_t>(v * d + c)],
+                     y = after.values[static_cast<std::size_t>(v * d + c)];
+        kx += x * x, ky += y * y;
+      }
+    }
+    if (kx > 0) id.attention_factor = std::sqrt(ky / kx);
+  } else {
+    for (const double w : against_a) id.norm_residual = std::max(id.norm_residual, w);
   }
   // 4. Frequencies (identify_theta.cpp).
   measure(id);
@@ -466,7 +529,66 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     }
   }
   id.fit = id.fits.front();
-  id.fast_math_bias = detail::fast_math_bias(id);
+  {
+    // Pairs whose phases no frequency fits (an angle RMS above 0.5 rad where a dump's rounding leaves hundredths):
+    // their angles are not m·θ of one θ. In a 16-bit dump, angles computed in its type err by 2⁻⁹ (bf16) or 2⁻¹²
+    // (f16) of m·θ, beyond π from m·θ = 1608 (bf16): rope check compares those angles (angles-bf16, angles-f16).
+    std::vector<int> unfit;
+    for (int j = 0; j < n; ++j) {
+      if (id.angle_residual[j] > 0.5) unfit.push_back(j);
+    }
+    if (!unfit.empty()) {
+      id.notes.push_back(
+          dtype == DType::BF16 || dtype == DType::F16
+              ? msg("pairs {0} fit no frequency (angle RMS above 0.5 rad): their angles are not m·θ of one θ; "
+                    "angles computed in {1} err by {2} of m·θ, more than π at these positions? rope check compares "
+                    "the angles computed in bf16 and f16 (angles-bf16, angles-f16), which one tensor's phases cannot "
+                    "tell from another frequency",
+                    pair_ranges(unfit), to_string(dtype), dtype == DType::BF16 ? "2⁻⁹" : "2⁻¹²")
+              : msg("pairs {0} fit no frequency (angle RMS above 0.5 rad): their angles are not m·θ of one θ",
+                    pair_ranges(unfit)));
+    }
+  }
+  if (!id.left_out.empty() && id.dump_positions.size() == static_cast<std::size_t>(before.seq)) {
+    // The left-out vectors element by element against the rotation identified: each element off its pair's rotation
+    // at the dump's position by more than 4× the dump's rounding, 4× the pair's angle residual over the vectors kept
+    // (the kernel's own angle rounding, float32's at large m·θ) and 3σ of θ_j times |m|.
+    Identification::Departed dep;
+    std::vector<char> channel(static_cast<std::size_t>(d), 0), group(static_cast<std::size_t>(before.groups()), 0);
+    for (long v = 0; v < vectors; ++v) {
+      if (!id.left_out[static_cast<std::size_t>(v)]) continue;
+      const long s = v / before.groups(), g = v % before.groups();
+      const double m = id.dump_positions[static_cast<std::size_t>(s)];
+      const double* x = before.values.data() + v * d;
+      const double* y = after.values.data() + v * d;
+      bool any = false;
+      for (std::size_t j = 0; j < pairs_of(v).size(); ++j) {
+        const auto [a, b] = pairs_of(v)[j];
+        const std::complex<double> z(x[a], x[b]);
+        const std::complex<double> w = id.attention_factor * z * std::polar(1.0, id.theta[static_cast<long>(j)] * m);
+        const double tol = id.attention_factor * std::abs(z) *
+                           (4 * eps + 4 * id.angle_residual[static_cast<long>(j)] +
+                            3 * id.theta_sigma[static_cast<long>(j)] * std::abs(m));
+        for (const auto& [c, want] : {std::pair<int, double>{a, w.real()}, std::pair<int, double>{b, w.imag()}}) {
+          if (!(std::abs(y[c] - want) > tol)) continue;
+          ++dep.elements, dep.kept_input += y[c] == x[c], any = true;
+          channel[static_cast<std::size_t>(c)] = 1, group[static_cast<std::size_t>(g)] = 1;
+        }
+      }
+      if (any && (dep.indices.empty() || dep.indices.back() != s)) dep.indices.push_back(s);
+    }
+    if (dep.elements > 0) {
+      const auto first = std::find(channel.begin(), channel.end(), 1);
+      dep.channel = static_cast<int>(first - channel.begin());
+      dep.channel_last = static_cast<int>(channel.rend() - std::find(channel.rbegin(), channel.rend(), 1)) - 1;
+      dep.channels = std::count(channel.begin(), channel.end(), 1);
+      dep.groups = std::count(group.begin(), group.end(), 1);
+      id.departed = std::move(dep);
+    }
+  }
+  const detail::FastMathBias fast = detail::fast_math_bias(id);
+  id.fast_math_bias = fast.bias;
+  id.fast_math_toward_zero = fast.toward_zero;
   double span = 0;  // the largest |position| of the dump (empty with positions per axis)
   for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
   if (id.layout == PairLayout::Interleaved && r < d && id.rotary_offset == 0 && !id.dump_positions.empty()) {

@@ -343,6 +343,9 @@ std::vector<char> detail::majority_groups(const DumpVectors& before, const DumpV
     for (long g = 0; g < groups; ++g) {
       double dot = 0, mass = 0;
       for (long s = 0; s < before.seq; ++s) {
+        if (!id.left_out.empty() && (id.left_out[static_cast<std::size_t>(s * groups + g)] ||
+                                     id.left_out[static_cast<std::size_t>(s * groups + r)]))
+          continue;
         const double *xg = before.vector(s, g), *yg = after.vector(s, g);
         const double *xr = before.vector(s, r), *yr = after.vector(s, r);
         for (int j = 0; j < n; ++j) {
@@ -369,6 +372,7 @@ std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < before.groups(); ++g) {
       if (include && !include->empty() && !(*include)[static_cast<std::size_t>(g)]) continue;
+      if (!id.left_out.empty() && id.left_out[static_cast<std::size_t>(s * before.groups() + g)]) continue;
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
       const auto& pairs = id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(g)];
@@ -416,6 +420,7 @@ void detail::find_group_offsets(const DumpVectors& before, const DumpVectors& af
     std::vector<Complex> acc(static_cast<std::size_t>(n), 0.0);
     std::vector<double> mass(static_cast<std::size_t>(n), 0.0);
     for (long s = 0; s < before.seq; ++s) {
+      if (!id.left_out.empty() && id.left_out[static_cast<std::size_t>(s * groups + g)]) continue;
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
       for (int j = 0; j < n; ++j) {
@@ -537,9 +542,23 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
     };
     double shift = 0;            // the correction carried to later indices
     std::vector<double> jumped;  // each jump's correction
+    // An index whose vectors were all left out (identify.hpp, left_out) has no phase: it keeps the shift carried, and
+    // the next index steps from the last one that has a phase.
+    const auto measured = [&](long s) {
+      return std::all_of(reliable.begin(), reliable.end(),
+                         [&](int j) { return std::abs(u[j][static_cast<std::size_t>(s)]) > 0; });
+    };
+    long last = 0;
     for (long s = 1; s < seq && id.jumps.size() < kMaxJumps; ++s) {
-      const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)];
-      if (judged(s - 1, s, step) && miss_of(c, thk, step, true) > 0.3) {
+      if (!measured(s) || !measured(last)) {
+        p[static_cast<std::size_t>(s)] = positions[static_cast<std::size_t>(s)] + shift;
+        if (measured(s)) last = s;
+        continue;
+      }
+      const long prev = last;
+      last = s;
+      const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(prev)];
+      if (judged(prev, s, step) && miss_of(c, thk, step, true) > 0.3) {
         long true_step =
             detail::best_integer_shift(c, thk, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
         // No step within the positions' span turns the pairs as the dump does (its median pair missing by over 0.3
@@ -667,7 +686,21 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
             "(too few positions, or all a multiple of some step apart)",
             list));
   }
-  for (const long s : id.jumps) {
+  // The positions the tokens' order plus one constant where the given ones need jumps: that constant is the reading
+  // (one parameter), not the jumps and the offset that coincide with it.
+  if (!id.jumps.empty() && p.size() >= 2 && p.front() != 0) {
+    bool order = true;
+    for (std::size_t i = 1; i < p.size() && order; ++i) order = p[i] == p.front() + static_cast<double>(i);
+    if (order) id.order_offset = p.front();
+  }
+  if (id.order_offset) {
+    id.notes.push_back(
+        msg("the dump's positions are the tokens' order plus {0} ({0} … {1}): one constant over the tokens' order, "
+            "where the positions given would need jumps at {2} indices (a context-parallel rank that numbered its "
+            "tokens across the ranks? rope check names it positions-offset, found order_offset)",
+            format_number(*id.order_offset), format_number(p.back()), id.jumps.size()));
+  }
+  for (const long s : id.order_offset ? std::vector<long>{} : id.jumps) {
     const auto i = static_cast<std::size_t>(s);
     // The dump's position equal to the one given there: the dump departs from the given positions before this index
     // and comes back to them here, which the departure's own note says ("0, not 0" said nothing).
@@ -697,7 +730,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
             format_number(positions.front() + id.position_offset), format_number(positions.front()),
             option_name("positions")));
   }
-  if (id.position_offset != 0) {
+  if (id.position_offset != 0 && !id.order_offset) {
     const std::string k = fmt::format("{:+}", id.position_offset);
     const std::string term = fmt::format("{} {}", id.position_offset > 0 ? "+" : "−", std::abs(id.position_offset));
     id.notes.push_back(

@@ -77,6 +77,20 @@ std::optional<SampleDiagnosis> predicted_diagnosis(const DumpSource& source, lon
   std::vector<std::pair<long, long>> ranges = predicted_sample(positions, source.groups() * source.d());
   if (ranges.empty()) return std::nullopt;
   try {
+    // The prediction holds where the sample fails at every index RoPE turns (a wrong frequency, base, scaling or
+    // position): one comparison of the sample says whether it does. Where some turned indices pass (elements of some
+    // tokens departed), the failing indices' sample after the pass is another one, and diagnosing this one would be
+    // work thrown away.
+    Variant as_expected;
+    as_expected.spec = expected;
+    const DumpComparison c = SampledSource(source, ranges).compare(start, positions, {as_expected}).front();
+    for (const auto& [a, b] : ranges) {
+      for (long s = a; s < b; ++s) {
+        if (positions[static_cast<std::size_t>(s)].max_abs() != 0 && c.position_ratio.size() > s &&
+            c.position_ratio[s] <= 1.0)
+          return std::nullopt;
+      }
+    }
     SampleDiagnosis d = diagnose_sample(source, start, positions, expected, std::move(ranges));
     if (d.report.comparison.passed()) return std::nullopt;
     return d;
@@ -158,15 +172,25 @@ CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::
     }
   } else if (kind) {
     // Named on the sample by a search or a measurement that is no variant to compare over the whole range (elements
-    // of one kind, counted text ids): its counts are the sample's, so it is not named; the whole range diagnosed as
-    // one where nothing matches.
+    // of one kind, counted text ids): its counts are the sample's, so it is not named from them; the whole range
+    // diagnosed as one where nothing matches, which measures it there (the elements classified at the whole range's
+    // failing indices: check_diagnosis.cpp) and names what that confirms.
     r.comparison = whole.comparison;
     diagnose_unconfirmed(r, source, start, positions, whole.comparison);
-    if (dg.matches) size.explained = dg.difference_explained, size.total = dg.difference_total;
-    r.notes.push_back(
-        msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
-            "represented); what matches the sample does not hold over the whole dump, and is not named",
-            size.indices, size.elements));
+    if (dg.matches) {
+      size.explained = dg.difference_explained, size.total = dg.difference_total;
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); {2} measured over the whole dump: it explains {3} of {4} elements "
+              "({5:.4g} %)",
+              size.indices, size.elements, describe(*dg.matches, expected), size.explained, size.total,
+              size.total > 0 ? 100.0 * static_cast<double>(size.explained) / static_cast<double>(size.total) : 0.0));
+    } else {
+      r.notes.push_back(
+          msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+              "represented); what matches the sample does not hold over the whole dump, and is not named",
+              size.indices, size.elements));
+    }
   } else {
     r.notes.push_back(
         msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "

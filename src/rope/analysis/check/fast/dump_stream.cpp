@@ -168,7 +168,9 @@ std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& 
 }
 
 std::pair<std::vector<double>, std::vector<double>> StreamSource::vector_at(long index, long group) const {
-  const auto [before, after] = read({index}, group + 1);
+  const std::lock_guard<std::mutex> lock(last_->mutex);
+  if (last_->index != index) last_->vectors = read({index}, geometry_.groups()), last_->index = index;
+  const auto& [before, after] = last_->vectors;
   const auto at = static_cast<long>(group * geometry_.d);
   return {{before.values.begin() + at, before.values.begin() + at + geometry_.d},
           {after.values.begin() + at, after.values.begin() + at + geometry_.d}};

@@ -5,6 +5,8 @@
 /// per-position and per-channel tallies and one block per thread, whatever the size of the files.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -73,6 +75,14 @@ class StreamSource final : public DumpSource {
   ProgressFn progress_;
   std::string before_setting_ = "before";
   mutable std::optional<bool> bf16_;
+  /// The sequence index vector_at read last, every group of it: a diagnosis reads an index's groups one after another
+  /// (measured_rope.hpp), and a read fetches and decodes every group of the index.
+  struct LastIndex {
+    std::mutex mutex;
+    long index = -1;
+    std::pair<DumpVectors, DumpVectors> vectors;
+  };
+  std::shared_ptr<LastIndex> last_ = std::make_shared<LastIndex>();
 };
 
 /// A sample of a streamed dump small enough for rope identify: every sequence index of the first groups when
