@@ -550,7 +550,7 @@ def main():
     shortfall = float(np.float64(inv_two_pi) * 2 * np.pi - 1)  # −4.0342e-8
     f64 = plain[:-1] + ["float64"]
     save("angles_fast_math", qf, fast, posf, f64, "angles-fast-math", {"bias": shortfall}, found_rel=0.05,
-         text="matches sin and cos of float32 angles by a fast unit without range reduction")
+         text="matches sin and cos of float32 angles taken in turns through a float32 constant")
     save("angles_fast_math_float32", qf, fast, posf, plain, None, exit=0)
     save("angles_float32_product", qf, hf_rope(qf, posf, th), posf, f64, "angles-float32",
          text="matches RoPE with its angles m·θ computed in float32")

@@ -380,7 +380,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
             ? t.tr(
                   "every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}, and the product "
                   "rounded toward zero): sin and cos by CUDA's fast unit, as __sinf/__cosf compute them (and sinf/cosf "
-                  "under nvcc's --use_fast_math): FMUL.RZ by fl32(1/2π), then MUFU.SIN, which rope check names "
+                  "under nvcc's use_fast_math): FMUL.RZ by fl32(1/2π), then MUFU.SIN, which rope check names "
                   "angles-fast-math under {2} float64",
                   -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles"))
             : t.tr(

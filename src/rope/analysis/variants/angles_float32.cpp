@@ -43,7 +43,8 @@ VariantRow row() {
   r.says = [](S) {
     return msg(
         "matches RoPE with its angles m·θ computed in float32: the dump is within the float32 angle model's "
-        "tolerance (--angles float32), an error that grows with m·θ (compute m·θ in float64 where float64 is meant)");
+        "tolerance ({0} float32), an error that grows with m·θ (compute m·θ in float64 where float64 is meant)",
+        option_name("angles"));
   };
   r.search = search_float32;
   return r;
