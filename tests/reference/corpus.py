@@ -263,7 +263,7 @@ def diffusers_2026(out, rows):
 
 
 def ltx2_rope(out, rows):
-    """LTX-2's video RoPE (ltx2_rope.py): both rope_types, the dump whole or in heads ([b, s, h, d] and
+    """LTX-2's video and audio RoPE (ltx2_rope.py): both rope_types, the dump whole or in heads ([b, s, h, d] and
     [b, h, s, d]), each correct one passing and each planted mistake named."""
     d, m = generate("ltx2_rope.py", out)
     for c in m["cases"]:

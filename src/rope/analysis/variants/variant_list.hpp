@@ -21,6 +21,7 @@
 #include "rope/analysis/variants/axis_widths_other.cpp"
 #include "rope/analysis/variants/axis_not_centred.cpp"
 #include "rope/analysis/variants/heads_first_slice.cpp"
+#include "rope/analysis/variants/audio_video_table.cpp"
 #include "rope/analysis/variants/positions_unmapped.cpp"
 #include "rope/analysis/variants/text_positions_other.cpp"
 #include "rope/analysis/variants/text_ids_counted.cpp"
