@@ -25,6 +25,7 @@
 #include "rope/analysis/variants/positions_unmapped.cpp"
 #include "rope/analysis/variants/text_positions_other.cpp"
 #include "rope/analysis/variants/text_ids_counted.cpp"
+#include "rope/analysis/variants/caption_from_zero.cpp"
 #include "rope/analysis/variants/scaled_base_10000.cpp"
 #include "rope/analysis/variants/inv_freq_bf16.cpp"
 #include "rope/analysis/variants/inv_freq_f16.cpp"
