@@ -118,8 +118,8 @@ void bind_positions(py::module_& m) {
         r.fps = fps;
         if (scale_factor) {  // Kandinsky 5's (t, h, w), each axis's angle divided by it (grid_rope.hpp)
           if (scale_factor->size() != 3) {
-            throw InvalidArgument(error_msg("grid_positions: scale_factor takes three factors (t, h, w), got {0}",
-                                            scale_factor->size()));
+            throw InvalidArgument(
+                error_msg("grid_positions: scale_factor takes three factors (t, h, w), got {0}", scale_factor->size()));
           }
           r.scale_factor = std::array<double, 3>{(*scale_factor)[0], (*scale_factor)[1], (*scale_factor)[2]};
         }

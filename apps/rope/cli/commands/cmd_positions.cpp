@@ -104,6 +104,10 @@ PositionsRequest positions_request(const PositionsOptions& opt) {
     }
     GridRequest g;
     if (opt.audio_frames) {
+      if (*opt.audio_frames < 1 || *opt.audio_frames > kMaxGridTokens) {
+        throw InvalidArgument(error_msg("{0} must be between 1 and {1} audio latent frames (got {2})", "--audio-frames",
+                                        kMaxGridTokens, *opt.audio_frames));
+      }
       g.audio = true;
       g.latent = {*opt.audio_frames, 1, 1};
     } else {

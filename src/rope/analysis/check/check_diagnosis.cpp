@@ -703,7 +703,8 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   if (!dg.matches && ladder) try_measured_base(report, source, start, positions);
   if (!dg.matches && ladder) diagnose_measured(report, source, start, positions);
   if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid()) row_search("text-ids-counted", search);
-  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid()) row_search("caption-from-zero", search);
+  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
+    row_search("caption-from-zero", search);
   if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
     try_grid_base(report, source, start, positions);
   if (dg.matches) {
