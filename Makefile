@@ -152,11 +152,12 @@ bench-compare: build
 	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
 	/usr/bin/python3 bench/compare.py --build $(BUILD)
 
-# One sanitizer tree, shared by `make sanitize` and `make fuzz`: clang++ with AddressSanitizer,
-# UndefinedBehaviorSanitizer and libFuzzer's coverage (fuzzer-no-link) on the library, the command line,
-# the unit tests and the fuzz targets (the benchmarks are compiled in Release by `make test-e2e`), but the unit tests'
-# own files without that coverage (ROPE_TEST_FLAGS: it serves the fuzz targets, and costs the test files ~30 % of their
-# compile time). -O1 -gline-tables-only keeps the build and the runs short while a report still names file and line.
+# One sanitizer tree, shared by `make sanitize` and `make fuzz` (it builds what they run: the unit tests and the fuzz
+# targets, not the rope executable, which the end-to-end tests run in Release): clang++ with AddressSanitizer,
+# UndefinedBehaviorSanitizer and libFuzzer's coverage (fuzzer-no-link) on the library, the command line
+# and the fuzz targets (the benchmarks are compiled in Release by `make test-e2e`); the unit tests' own files, linked
+# with the sanitizers' runtime, are compiled without instrumentation (ROPE_TEST_FLAGS: CMakeLists.txt says why).
+# -O1 -gline-tables-only keeps the build and the runs short while a report still names file and line.
 SAN_BUILD ?= build-san
 SAN_FLAGS := -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link \
   -fno-sanitize-recover=all
@@ -167,9 +168,9 @@ sanitize-build:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=ON \
 	  -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=OFF -DROPE_BUILD_BENCH=OFF -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
-	  -DROPE_TEST_OPTIMIZATION=-O0 -DROPE_TEST_FLAGS=-fno-sanitize=fuzzer-no-link -DROPE_UNITY_CLI=ON -DROPE_UNITY_LIBRARY=ON -DROPE_UNITY_TESTS=ON -DROPE_UNIT_TEST_SHARDS=$(SAN_SHARDS) \
+	  -DROPE_TEST_OPTIMIZATION=-O0 -DROPE_TEST_FLAGS="-fno-sanitize=all -g0" -DROPE_UNITY_CLI=ON -DROPE_UNITY_LIBRARY=ON -DROPE_UNITY_TESTS=ON -DROPE_UNIT_TEST_SHARDS=$(SAN_SHARDS) \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(SAN_BUILD) -j $(JOBS)
+	cmake --build $(SAN_BUILD) -j $(JOBS) --target rope_tests $(addprefix fuzz_,$(FUZZ_TARGETS))
 
 # The unit tests (the library, and every command in-process through rope::cli::run) under the
 # sanitizers. Every report goes to a file in $(SAN_REPORTS); any such file fails the target. The

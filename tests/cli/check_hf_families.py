@@ -15,6 +15,19 @@ test time.
                 check, and frequencies and inspect refuse the layer (exit 2) saying it has no RoPE.
   refused:      a config HF's own code raises for (ERNIE-4.5-VL's rotary class and a rope_type other than default):
                 inspect, frequencies and apply refuse it (exit 2), naming the rope_type, the ValueError and HF's file.
+  transformers: rope's θ and attention factor against what transformers 5.17.0 itself holds for the same config
+                (tests/data/transformers/rotary.json, recorded by tests/device/record_transformers.py: the config class
+                of the case's config.json and its modeling module's rotary class, its inv_freq buffer and
+                attention_scaling), within the same float32 bound and 1e-6 relative. Where the class keeps one buffer
+                per layer type, the case's (sliding or full); ERNIE-4.5-VL's buffer holds the same θ in the order
+                of its 3-D sections, compared as sets. Not judged there: cases the record lacks (no class built from
+                the config alone, a layer without RoPE), a layer given by its index where the config lists no
+                layer_types, and two configs whose class built from the config alone holds base^(−2j/head_dim)
+                over the whole head (rope's θ are its even entries): MiniMax-M2's, where transformers 5.17.0's own
+                attention rotates all 128 channels (tests/device/record_partial_heads.py) because its config class
+                drops the checkpoints' rotary_dim 64 (transformers issue #48241, fixed by PR #48486; rope follows
+                the checkpoints, and names transformers' reading partial-rotary-whole-head), and Mistral 4's MLA
+                head (its attention was not run).
 Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
 
 Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)
@@ -30,9 +43,42 @@ from manifest_cases import generated_cases, run  # noqa: E402
 EPS_F32 = 2.0 ** -23
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+NOT_JUDGED = {"preset_minimax_m2_f64", "mistral4_class_mla_dims_f64"}
+
+
+def transformers_theta(case):
+    """transformers' own inv_freq and attention scaling for the case (tests/data/transformers/rotary.json), or None;
+    where the class keeps one per layer type, the case's layer type (its --layer-type, else sliding or full by its
+    name)."""
+    name = case["name"]
+    with open(os.path.join(HERE, "..", "data", "transformers", "rotary.json")) as f:
+        rec = json.load(f)["cases"].get(name)
+    if rec is None or name in NOT_JUDGED:
+        return None
+    bufs, scaling = rec["inv_freq"], rec["attention_scaling"]
+    if "inv_freq" in bufs:
+        return bufs["inv_freq"], scaling.get("attention_scaling", 1.0), rec["config_class"].startswith("Ernie4_5_VL")
+    flags = case.get("flags", [])
+    layer = flags[flags.index("--layer-type") + 1] if "--layer-type" in flags else (
+        "sliding_attention" if "sliding" in name else "full_attention")
+    if layer.isdigit():  # a layer's index: its type in the config's layer_types, where the config lists them
+        config = case["source"][1] if case["source"][0] == "--config" else None
+        with open(config) if config else open(os.devnull) as f:
+            cfg = json.load(f) if config else {}
+        types = cfg.get("text_config", cfg).get("layer_types")
+        if not types:
+            return None
+        layer = types[int(layer)]
+    if layer + "_inv_freq" not in bufs:
+        return None
+    return bufs[layer + "_inv_freq"], scaling.get(layer + "_attention_scaling", 1.0), False
+
+
 def main():
     a, manifest = generated_cases("hf_families.py")
     failures = []
+    judged = 0
     for case in manifest:
         if "refused" in case:
             for command in (["inspect"], ["frequencies"], ["apply", "--position", "1", "--vector", ",".join(["1"] * 128)]):
@@ -77,6 +123,17 @@ def main():
                     for g, w in zip(got, want))
         if worst > 1:
             failures.append(f"{case['name']}: θ off by {worst:.3g} of the float32 bound")
+        real = transformers_theta(case)
+        if real is not None:
+            theirs, their_factor, as_sets = real
+            mine = sorted(got, reverse=True) if as_sets else got
+            theirs = sorted(theirs, reverse=True) if as_sets else theirs
+            off = len(mine) != len(theirs) or any(
+                abs(g - w) > 2 * (1.5 + abs(math.log(w)) / 2) * EPS_F32 * w if w > 0 else g != 0
+                for g, w in zip(mine, theirs))
+            if off:
+                failures.append(f"{case['name']}: θ is not what transformers 5.17.0 holds for this config")
+            judged += 1
         code, out, err = run(a.rope, ["inspect"] + cfg + layer + ["--json"])
         if code != 0:
             failures.append(f"{case['name']}: inspect exit {code}: {err.strip()}")
@@ -84,6 +141,8 @@ def main():
         info = json.loads(out)
         if abs(info["attention_factor"] - case["attention_factor"]) > 1e-12 * case["attention_factor"]:
             failures.append(f"{case['name']}: attention factor {info['attention_factor']}, HF {case['attention_factor']}")
+        if real is not None and abs(info["attention_factor"] - real[1]) > 1e-6 * real[1]:
+            failures.append(f"{case['name']}: attention factor {info['attention_factor']}, transformers {real[1]}")
         if info["rotary_dim"] != case["rotary_dim"]:
             failures.append(f"{case['name']}: rotary dim {info['rotary_dim']}, HF {case['rotary_dim']}")
         # The softmax scale × mscale² of the family's attention (HF yarn_apply_mscale): the multiplier within 1e-12
@@ -99,6 +158,9 @@ def main():
         if got is None or abs(got - want) > 1e-14 * want:
             failures.append(f"{case['name']}: attention softmax scale {got}, HF {want}")
         print(f"frequencies  {case['name']:34} θ within {worst:.3g} of the bound, attention factor {info['attention_factor']:.6g}")
+    print(f"transformers 5.17.0's own θ and attention factor: {judged} cases judged")
+    if judged < 53:
+        failures.append(f"only {judged} cases judged against transformers' record (53 when it was recorded)")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

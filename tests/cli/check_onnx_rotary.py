@@ -13,6 +13,11 @@ random caches and position ids included):
   - Hugging Face's (cos, sin) with repeated halves, whole and partial (8 of 16 channels), read as r/2 pairs;
   - a non-rotation of the rotated block of a partial case: check offers no "closest" variant on the pass-through
     channels every variant explains, and identify says it rotates channels 4 of 8, no pairing, no family, no fit;
+  - onnxruntime's own outputs of the same 8 cases (tests/data/onnxruntime/, recorded by tests/device/record_onnx.py
+    with onnx 1.23.1 and onnxruntime 1.30.0, CPU execution provider): within |ort − port| <= 4·2^-23·max|x| of the
+    port's (each term cos·x1, sin·x2 below max|x|, the caches in [0, 1): a rounding of each of the two terms, which
+    onnxruntime may fuse with the sum; measured at most 1.19e-7), and each passes `rope check` against its cache.
+    There the onnx package's reference evaluator was bit-equal to the port on all 8;
   - refused with exit 2 and one line naming the option and the rule: --base, --factor beside a table; --cos without
     --sin; a position id with no row in the table; --positions beside a table of a row per token.
 
@@ -73,7 +78,15 @@ def main():
             failures.append(f"{name}: found {dg.get('found')}, expected offset {offset}")
         return rep
 
+    recorded = os.path.join(HERE, "..", "data", "onnxruntime")
     for c in cases:
+        ort = os.path.join(recorded, c["case"] + ".npy")
+        y, got = np.load(c["after"]).astype(np.float64), np.load(ort).astype(np.float64)
+        x = np.abs(np.load(c["before"]).astype(np.float64))
+        bound = 4 * 2.0 ** -23 * x.max()  # a rounding of each term cos·x1, sin·x2 (each below max|x|)
+        if got.shape != y.shape or not np.all(np.abs(got - y) <= bound):
+            failures.append(f"{c['case']}: onnxruntime's output differs from the port by {np.abs(got - y).max():.3g}")
+        expect(c["case"] + " (onnxruntime)", ["--before", c["before"]] + c["args"] + ["--after", ort], 0)
         files = ["--before", c["before"]] + c["args"]
         rep = expect(c["case"], files + ["--after", c["after"]], 0)
         if rep and rep["expected"]["rotary_dim"] != c["rotated"]:

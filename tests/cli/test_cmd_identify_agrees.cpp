@@ -245,13 +245,13 @@ const std::vector<Agreement>& agreements() {
       // rounds, base 10000 (its pairs' angles off by at most a bf16 step of cos and sin); in bf16 the dump passes both.
       {"cos_sin_table_bf16", "cos-sin-table-bf16", passes_at(10000)},
       {"cos_sin_table_bf16_in_bf16", "", passes_at(10000)},
-      // sin and cos by a fast unit without range reduction (CUDA's __sinf/__cosf, imp PR #1325) held to float64
-      // angles: check measures every angle short by fl32(1/2π)'s share, and identify's measured frequencies fall short
-      // of float32's ladder by that bias; under the float32 angle model the dump passes; HF's plain float32 product
-      // held to float64 fails unnamed, its frequencies short by nothing.
+      // sin and cos of angles taken in turns through fl32(1/2π) (imp PR #1325) held to float64 angles: check
+      // measures every angle short by fl32(1/2π)'s share, and identify's measured frequencies fall short of float32's
+      // ladder by that bias; under the float32 angle model the dump passes; HF's plain float32 product held to float64
+      // is named angles-float32 (within the float32 model's tolerance), its frequencies short by nothing.
       {"angles_fast_math", "angles-fast-math", theta_short_by(std::nullopt)},
       {"angles_fast_math_float32", "", passes_at(10000)},
-      {"angles_float32_product", "", theta_short_by(0.0)},
+      {"angles_float32_product", "angles-float32", theta_short_by(0.0)},
       {"cache_short", "cos-sin-cache-short",
        [](const Both& b) {  // the positions stop advancing at the cache's length, held at its last row
          EXPECT_EQ(b.identify_code, 1) << b.identify_text;
@@ -877,6 +877,14 @@ const std::vector<Agreement91>& agreements_91() {
          EXPECT_EQ(b.identify["layout"], "half") << b.identify_text;
          EXPECT_EQ(b.identify["rotary_dim"], 96) << b.identify_text;
          EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+       }},
+      // MiniMax-M2 as transformers #48241 rotates it: identify reads the whole head turned at base 5e6, where the
+      // checkpoint's config rotates 64 channels (check's partial-rotary-whole-head).
+      {"diagnosis_2026/transformers_minimax_m2_rotary_dim_dropped", "partial-rotary-whole-head",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify["rotary_dim"], 128) << b.identify_text;
+         EXPECT_EQ(b.family(), "default") << b.identify_text;
+         EXPECT_PRED3(near_rel, b.base(), 5e6, 1e-4) << b.identify_text;
        }},
       // Wan at base 1e6: identify's grid of Wan's widths at check's base, and the presets whose base differs.
       {"diffusers/mistake_wan_base_1e6_f32", "base-other",

@@ -129,6 +129,22 @@ def variants_counts(root):
     return len(places[0]), sum(all(p.values()) for p in places), len(names)
 
 
+def found_by_code(root):
+    """The rows of variant_list.hpp found by code (a detection other than compared or built from the dump), and how
+    many of them hold what finds them in their file: a screen, a search, a reading of the failing elements, of the
+    measurement, of q and k's pass or of a range's parts, or a mode's diagnosis."""
+    found = held = 0
+    for stem in re.findall(r'#include "rope/analysis/variants/(\w+)\.cpp"',
+                           read(root, "src/rope/analysis/variants/variant_list.hpp")):
+        code = read(root, f"src/rope/analysis/variants/{stem}.cpp").split("#else", 1)[-1]
+        detection = re.search(r"VariantDetection::(\w+)", code)
+        if not detection or detection.group(1) in ("Compared", "FromDump"):
+            continue
+        found += 1
+        held += bool(re.search(r"\br\.(?:screen|search|classified|measured|paired|over_parts|in_mode) =", code))
+    return found, held
+
+
 def commands_rows(root):
     sys.path.insert(0, os.path.join(root, "tests", "hardening"))
     import cases  # noqa: E402
@@ -139,6 +155,7 @@ def claims(root):
     """(what, pattern with one number group, the tree's number)."""
     places = places_counts(root)
     variants = variants_counts(root)
+    by_code = found_by_code(root)
     return [
         ("the commands, kCommands' rows", r"building all (\w+) commands' options", commands(root)),
         ("run_check's lines, apps/rope/cli/commands/cmd_check.cpp", r"cmd_check\.cpp's `run_check` is (\w+) lines",
@@ -157,6 +174,8 @@ def claims(root):
          variants[1]),
         ("the known variants, src/rope/analysis/variants/variant_list.hpp", r"today \w+ of the (\w+) known variants",
          variants[2]),
+        ("the rows found by code (found_by_code)", r"today \w+ of the (\w+) rows found by code", by_code[0]),
+        ("the rows found by code that hold what finds them", r"today (\w+) of the \w+ rows found by code", by_code[1]),
     ]
 
 

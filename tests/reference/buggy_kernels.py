@@ -75,11 +75,13 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     cos_sin_table_bf16  float32 angles, the cos/sin table rounded to bf16 before it multiplies a float32 q (SGLang PR
                         #33117), positions 130816 … 131071: cos-sin-table-bf16; the same table in a bf16
                         dump (cos_sin_table_bf16_in_bf16): PASS, its rounding within bf16's tolerance
-    angles_fast_math    HF's float32 angles through CUDA's fast sin/cos (__sinf/__cosf under --use_fast_math: x =
-                        fl32(φ·fl32(1/2π)), sin(2πx); imp PR #1325), positions 0 … 15 and 130816 … 131071, checked with
+    angles_fast_math    HF's float32 angles taken in turns through fl32(1/2π), the product rounded to nearest (x =
+                        fl32(φ·fl32(1/2π)), sin(2πx): what a sinpi of a float32 quotient does; CUDA's __sinf truncates
+                        the product instead; imp PR #1325), positions 0 … 15 and 130816 … 131071, checked with
                         --angles float64: angles-fast-math, found bias −4.03e-8 (fl32(1/2π)'s shortfall); under the
                         default float32 angle model (angles_fast_math_float32): PASS; HF's plain float32 product at the
-                        same positions under --angles float64 (angles_float32_product): fails, not angles-fast-math
+                        same positions under --angles float64 (angles_float32_product): angles-float32, not
+                        angles-fast-math
     deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
                         channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
@@ -533,7 +535,10 @@ def main():
     # and 130816 … 131071. Held to angles reduced in double (--angles float64) the dump fails and is named
     # angles-fast-math, its measured bias the shortfall; under the default float32 angle model (whose product rounds
     # as much) it passes; a plain float32 product at the same positions, held to float64 (angles_float32_product),
-    # fails and is not named.
+    # fails and is named angles-float32 (within the float32 angle model's tolerance, no bias). The product rounded to
+    # nearest is what a sinpi of a float32 quotient does (sincospif(φ·fl32(1/π)), recorded on an NVIDIA H200:
+    # tests/data/gpu/cuda_sinpi.npy); __sinf itself, on that GPU, truncates the product (FMUL.RZ: diagnosis_2026.py's
+    # fast_math_toward_zero, tests/data/gpu/cuda_intrinsic.npy).
     posf = np.concatenate([np.arange(16), np.arange(131072 - 256, 131072)])
     qf = q_of(len(posf))
     phi32 = posf.astype(np.float32)[:, None] * th[None, :]
@@ -547,8 +552,8 @@ def main():
     save("angles_fast_math", qf, fast, posf, f64, "angles-fast-math", {"bias": shortfall}, found_rel=0.05,
          text="matches sin and cos of float32 angles by a fast unit without range reduction")
     save("angles_fast_math_float32", qf, fast, posf, plain, None, exit=0)
-    save("angles_float32_product", qf, hf_rope(qf, posf, th), posf, f64, None, closest=None,
-         departure={"index": 16, "pair": 1}, text="no known variant comes close")
+    save("angles_float32_product", qf, hf_rope(qf, posf, th), posf, f64, "angles-float32",
+         text="matches RoPE with its angles m·θ computed in float32")
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The truth-labelled corpus (issue 76 item 2): every dump the NumPy ports of tests/reference/ write with a known truth,
+"""The truth-labelled corpus: every dump the NumPy ports of tests/reference/ write with a known truth,
 as one table of rows that tests/cli/test_corpus.cpp runs through `rope check` and `rope identify`.
 
 Runs each generator below into DIR/<generator>/ (their own code, their own manifests) and writes DIR/corpus.json: per
@@ -282,10 +282,19 @@ def diagnosis_2026(out, rows):
             truth or None)
 
 
+def gpu_recorded(out, rows):
+    """RoPE as an NVIDIA H200 computed it (gpu_recorded.py reads tests/data/gpu/): fast units and float32 angles named
+    where held to float64, every dump passing under the angle model it was made with."""
+    d, m = generate("gpu_recorded.py", out)
+    for c in m["cases"]:
+        row(rows, "gpu_recorded", c["name"], c["args"], c["exit"], c["matches"], c["found"], c["found_rel"],
+            c["identify"])
+
+
 GENERATORS = [buggy_kernels, partial_rotary, make_dumps, hf_families, fope, hunyuan_xdrope, yarn_variants,
               longrope_engines, dynamic_engines, openpangu_mrope, gemma4_vision, deepseek_v4, deepseek_v4_official,
               shift_map, qk_pairs, diffusers, ltx2_rope, diagnosis_2026,
-              diffusers_2026]
+              diffusers_2026, gpu_recorded]
 
 
 def main():

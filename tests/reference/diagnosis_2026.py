@@ -58,6 +58,10 @@ _compute_yarn_parameters). Each case changes one step:
     candle_phi3_table_bf16
                         huggingface/candle issue #3698: phi3's positions, inv_freq, their product and cos/sin all in
                         BF16 (the table built in the model's dtype): named angles-bf16
+    transformers_minimax_m2_rotary_dim_dropped
+                        huggingface/transformers issue #48241: MiniMax-M2's rotary_dim 64 of 128 dropped by its config
+                        class, the whole head rotated at 5e6^(−2i/128) (as transformers 5.17.0 does): checked with
+                        --model minimax-m2, named partial-rotary-whole-head
     cp_rank_numbered_globally
                         rank 2 of a context-parallel run (cp 4, TransformerEngine's zigzag, a packed batch of
                         cu_seqlens 0, 16, 48) turned at 24 … 35, its tokens numbered across the ranks, where its own
@@ -357,6 +361,16 @@ def main():
     y = bf16(bf16(q * bf16(np.cos(emb))) + bf16(rotate_half(q) * bf16(np.sin(emb))))
     save("candle_phi3_table_bf16", q, y, pos_c, ["--base", "10000", "--layout", "half", "--dtype", "bf16"],
          "angles-bf16")
+    # huggingface/transformers issue #48241 (fixed by PR #48486): MiniMaxM2Config keeps the checkpoints' legacy
+    # rotary_dim 64 (of head_dim 128) as an opaque attribute, so MiniMaxM2RotaryEmbedding rotates all 128 channels
+    # with the full-width ladder 5e6^(−2i/128) and rotate_half pairs (i, i + 64). Seen on transformers 5.17.0 itself
+    # (tests/device/record_partial_heads.py: MiniMaxM2Attention's q changed in channels 0 … 127, its cos 128 wide).
+    # Checked against the checkpoint's config (data/models/minimax-m2.json, rotary_dim 64): named
+    # partial-rotary-whole-head.
+    pos_m = np.array([0, 1, 2, 3, 100, 4095, 65535, 196607])
+    q = q_of(len(pos_m), 4, 128)
+    save("transformers_minimax_m2_rotary_dim_dropped", q, hf_rope(q, pos_m, inv_freq(5e6, 128)), pos_m,
+         ["--model", "minimax-m2", "--angles", "float32"], "partial-rotary-whole-head")
 
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)

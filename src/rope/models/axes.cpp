@@ -56,6 +56,28 @@ std::string AxisPosition::text() const {
   return "(" + s + ")";
 }
 
+long equal_component_rows(const std::vector<AxisPosition>& positions) {
+  long rows = 0;
+  for (const AxisPosition& p : positions) {
+    bool equal = true;
+    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
+    if (!equal) break;
+    ++rows;
+  }
+  return rows;
+}
+
+std::vector<AxisPosition> first_rows_counted(const std::vector<AxisPosition>& positions, long n, int axis) {
+  std::vector<AxisPosition> counted = positions;
+  for (long k = 0; k < n && k < static_cast<long>(counted.size()); ++k) {
+    AxisPosition& p = counted[static_cast<std::size_t>(k)];
+    for (int a = 0; a < p.count; ++a) {
+      if (a == axis || axis == p.count) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
+    }
+  }
+  return counted;
+}
+
 std::vector<AxisPosition> positions_as_axes(const std::vector<double>& positions,
                                             const std::vector<AxisPosition>& axis_positions) {
   if (!axis_positions.empty()) return axis_positions;

@@ -69,6 +69,14 @@ struct AxisPosition {
 std::vector<AxisPosition> positions_as_axes(const std::vector<double>& positions,
                                             const std::vector<AxisPosition>& axis_positions);
 
+/// How many leading positions have every component equal (a diffusion transformer's text tokens: Flux gives each one
+/// (0, 0, 0)); every position of one component counts.
+long equal_component_rows(const std::vector<AxisPosition>& positions);
+
+/// `positions` with the first `n` counted: position k moved by k on component `axis`, or on every component where
+/// `axis` is the positions' component count (text tokens numbered 0, 1, 2, … where the model gives them one position).
+std::vector<AxisPosition> first_rows_counted(const std::vector<AxisPosition>& positions, long n, int axis);
+
 /// A comma-separated position of 1 to kMaxAxes finite numbers, "7,2,3" (rope/core/parse.hpp).
 /// @throws InvalidArgument naming `what` for a bad number or more than kMaxAxes components.
 AxisPosition parse_axis_position(std::string_view text, std::string_view what);

@@ -380,9 +380,9 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   }
   if (id.fast_math_bias) {  // rope check's angles-fast-math
     row(t.tr("angles"),
-        t.tr("every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}): sin and cos by a fast "
-             "unit without range reduction (CUDA's __sinf/__cosf under nvcc's use_fast_math), which rope check names "
-             "angles-fast-math under {2} float64",
+        t.tr("every angle falls short by {0:.3g} of itself (fl32(1/2π)'s shortfall is {1:.3g}): sin and cos of the "
+             "angle taken in turns through a float32 constant (a sinpi of the angle times fl32(1/π), as CUDA's "
+             "sincospif of a float32 quotient), which rope check names angles-fast-math under {2} float64",
              -*id.fast_math_bias, -fast_math_shortfall(), option_name("angles")));
   }
   if (run.text_counted) {  // rope check's text-ids-counted

@@ -132,9 +132,20 @@ TEST_P(CheckTableRows, EachRowCarriesItsBuilderAndItsSentences) {
       break;
     case VariantDetection::Measured:
     case VariantDetection::Searched:
-    case VariantDetection::Screened:
+      EXPECT_FALSE(row.from_expectation) << "a row found otherwise is not compared in the one pass";
+      EXPECT_TRUE(row.search != nullptr || row.measured != nullptr || row.classified != nullptr)
+          << "a searched or measured row holds what finds it: its search, its reading of the measurement or of the "
+             "failing elements classified";
+      break;
     case VariantDetection::InMode:
+      EXPECT_FALSE(row.from_expectation) << "a row found otherwise is not compared in the one pass";
+      EXPECT_NE(row.in_mode, nullptr) << "a row of a mode holds what finds it";
+      break;
     case VariantDetection::Paired:
+      EXPECT_FALSE(row.from_expectation) << "a row found otherwise is not compared in the one pass";
+      EXPECT_NE(row.paired, nullptr) << "a row found with q and k holds its reading of their pass";
+      break;
+    case VariantDetection::Screened:
       EXPECT_FALSE(row.from_expectation) << "a row found otherwise is not compared in the one pass";
       break;
   }

@@ -15,7 +15,6 @@
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/measured_rope.hpp"
 #include "rope/analysis/check/cos_sin_table.hpp"
-#include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/error.hpp"
@@ -23,9 +22,6 @@
 
 namespace rope {
 namespace {
-
-/// Asks the row `name` to search the failing dump (its file's VariantRow::search); returns whether it named its row.
-bool row_search(const char* name, VariantSearch& search) { return variant_row(known_variant(name)).search(search); }
 
 /// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
 /// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
@@ -202,44 +198,24 @@ double snap_base(double theta, double err, int pair, int r) {
   return base;
 }
 
-/// rope_theta not read, a base no code defaults to: θ_i of the first departing pair measured where the dump's angles
-/// are largest (theta_at_largest), its base snapped to a round value (snap_base), tried as a variant (its parameter
-/// the base, so that a sample's match is measured over the whole dump).
-void try_measured_base(CheckReport& report, const DumpSource& source, long start,
-                       const std::vector<AxisPosition>& positions) {
+}  // namespace
+
+std::optional<double> base_at_departure(const CheckReport& report, const DumpSource& source, long start,
+                                        const std::vector<AxisPosition>& positions) {
   const RopeExpectation& expected = report.expected;
-  if (expected.rope.axes || expected.scaled() || expected.rope.rotary_offset != 0) return;
+  if (expected.rope.axes || expected.scaled() || expected.rope.rotary_offset != 0) return std::nullopt;
   const CheckDiagnosis::Departure w = departure_of(expected, report.comparison, positions);
   const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
   const int r = expected.rotary_dim();
-  if (!(w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2)) return;
+  if (!(w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2)) return std::nullopt;
   const auto [theta, err] =
       theta_at_largest(source, start, positions, expected, w.pair, std::max(0L, w.group), w.turned / m, m);
-  if (!(theta > 0 && theta < 1)) return;
+  if (!(theta > 0 && theta < 1)) return std::nullopt;
   const double found = snap_base(theta, err, w.pair, r);
-  if (!(std::isfinite(found) && found > 1 && found != expected.base() && found <= 1e12)) return;
-  Variant v = variant_of(known_variant("base-other"), expected);
-  v.spec.rope.params.inv_freq.resize(r / 2);
-  for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(found, -2.0 * i / r);
-  v.found = {{"base", found}};
-  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
-  if (report.variants.back().second.passed()) {
-    report.diagnosis.matches = known_variant("base-other");
-    report.diagnosis.found = v.found;
-  }
+  if (!(std::isfinite(found) && found > 1 && found != expected.base() && found <= 1e12)) return std::nullopt;
+  return found;
 }
 
-/// `x` as a fraction p/q with q <= 16 when one lies within `rel` of it (2 for 2.0000003), else x.
-double simple_fraction(double x, double rel) {
-  for (int q = 1; q <= 16; ++q) {
-    const double p = std::round(x * q);
-    if (p >= 1 && std::abs(p / q / x - 1) <= rel) return p / q;
-  }
-  return x;
-}
-
-/// Compares `v` over the whole dump; when it passes, the diagnosis names it with its `found` and the difference
-/// `diff`, and the share it explains. Returns whether it passed.
 bool confirm_difference(CheckReport& report, const DumpSource& source, long start,
                         const std::vector<AxisPosition>& positions, Variant v,
                         std::vector<CheckDiagnosis::Difference> diff) {
@@ -255,6 +231,8 @@ bool confirm_difference(CheckReport& report, const DumpSource& source, long star
   dg.difference_total = c.total;
   return true;
 }
+
+namespace {
 
 /// The measured frequencies against the expected ones, pair by pair (the pairs the same): one constant ratio s for
 /// every pair turned by at least a radian at the largest position (each within 4σ of its θ_j and 10⁻⁴), or nullopt.
@@ -365,7 +343,9 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   if (const std::optional<ElementClasses> k = classify_elements(expected, source, start, positions)) {
     VariantSearch search{report, source, start, positions};
     search.elements = &*k;
-    if (row_search("sin-dropped", search) || row_search("elements-unrotated", search)) return;
+    for (const VariantRow& row : variant_table()) {
+      if (row.classified && row.classified(search)) return;
+    }
   }
   const int r = expected.rotary_dim();
   double largest = 0;
@@ -383,117 +363,46 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   // the norm screen's (norm-scaled), named before the measurement.
   if (std::abs(m.attention_factor / expected.attention_factor() - 1) > 1e-2)
     diff.push_back({"attention_factor", expected.attention_factor(), m.attention_factor});
+  // What the frequencies are beside the expected ones: one constant ratio, else a plain ladder of another base.
+  MeasuredFacts facts{expected, m, diff, std::nullopt, std::nullopt};
   if (const std::optional<double> s = constant_ratio(expected, m, largest); s && std::abs(*s - 1) > 1e-6) {
-    const double scale = simple_fraction(*s, 1e-4);
-    std::vector<CheckDiagnosis::Difference> with = diff;
-    with.push_back({"position_scale", 1, scale});
-    Variant v = variant_of(known_variant("positions-scaled"), expected);
-    v.spec.set_theta(expected.theta() * scale);
-    v.found = {{"scale", scale}};
-    if (confirm_difference(report, source, start, positions, v, with)) return;
-    diff = std::move(with);
+    facts.ratio = s;
   } else if (m.family == "default" && m.base > 1 && m.rotary_dim == r && diff.empty() &&
              (expected.scaled() || std::abs(m.base / expected.base() - 1) > 1e-6)) {
-    const RopeConfig& k = expected.rope.config;
-    const double base = m.base;
-    if (k.type == ScalingType::Dynamic && k.factor && k.max_position_embeddings && r > 2) {
-      // base·(f·L/M − (f − 1))^(r/(r−2)) = b: L = M·((b/base)^((r−2)/r) + f − 1)/f, a whole length.
-      const double f = *k.factor, big_m = static_cast<double>(*k.max_position_embeddings);
-      const double length = std::round(big_m * (std::pow(base / k.base, (r - 2.0) / r) + f - 1) / f);
-      const double at = k.base * std::pow(f * length / big_m - (f - 1), r / (r - 2.0));
-      if (length > 0 && std::isfinite(at)) {
-        std::vector<CheckDiagnosis::Difference> with = diff;
-        with.push_back({"length",
-                        static_cast<double>(k.seq_len ? std::max(*k.seq_len, *k.max_position_embeddings)
-                                                      : *k.max_position_embeddings),
-                        length});
-        with.push_back({"base", expected.base(), at});
-        Variant v = variant_of(known_variant("dynamic-length-other"), expected);
-        v.spec.set_theta(frequencies(r, at));
-        v.found = {{"length", length}, {"base", at}};
-        if (confirm_difference(report, source, start, positions, v, with)) return;
-      }
-    }
-    // The base to the fewest significant digits within 10⁻⁶ of the one measured (20000 for 20000.00004); a scaled
-    // expectation's factor goes with it (the dump's ladder is unscaled).
-    double said = base;
-    for (int digits = 1; digits <= 7; ++digits) {
-      const double b = std::stod(fmt::format("{:.{}g}", base, digits));
-      if (std::abs(b / base - 1) <= 1e-6) {
-        said = b;
-        break;
-      }
-    }
-    diff.push_back({"base", expected.base(), said});
-    if (expected.scaled() && k.factor) diff.push_back({"factor", *k.factor, 1});
-    Variant v = variant_of(known_variant("base-other"), expected);
-    v.spec.set_theta(frequencies(r, said));
-    v.found = {{"base", said}};
-    if (confirm_difference(report, source, start, positions, v, diff)) return;
+    facts.ladder_base = m.base;
   }
+  // The rows that read the measurement, in the table's order (the simplest difference first), each reading confirmed
+  // over the whole dump; the difference the last one stated stays where none is.
+  std::optional<std::vector<CheckDiagnosis::Difference>> stated;
+  for (const VariantRow& row : variant_table()) {
+    if (!row.measured) continue;
+    std::optional<MeasuredReading> reading = row.measured(facts);
+    if (!reading) continue;
+    if (confirm_difference(report, source, start, positions, reading->variant, reading->difference)) return;
+    stated = std::move(reading->difference);
+  }
+  if (stated) diff = std::move(*stated);
   dg.difference = std::move(diff);
 }
 
-/// A latent grid's ladders of another base (docs/multi-axis.md (G2)): each axis's θ_{a,i} = b^(−2i/w_a), so another
-/// base b' raises every θ_j to the power ln b'/ln b. That power is read at the first departing pair (the angle it
-/// turned by over its axis's position), and the base it gives is tried rounded to 1, 2, … 7 significant digits and as
-/// read, the fewest digits that the whole dump passes under named (base-other, found "base"): in bf16 the angle read is
-/// coarse, and the round base the one a config holds.
-void try_grid_base(CheckReport& report, const DumpSource& source, long start,
-                   const std::vector<AxisPosition>& positions) {
+}  // namespace
+
+std::optional<double> grid_base_at_departure(const CheckReport& report, const std::vector<AxisPosition>& positions) {
   const RopeExpectation& e = report.expected;
   const AxisMap& map = *e.rope.axes;
   const CheckDiagnosis::Departure w = departure_of(e, report.comparison, positions);
-  if (map.per_frequency || !(e.base() > 1) || w.pair < 0 || w.index < 0) return;
+  if (map.per_frequency || !(e.base() > 1) || w.pair < 0 || w.index < 0) return std::nullopt;
   const auto j = static_cast<std::size_t>(w.pair);
   const double m =
       axis_component(map, positions[static_cast<std::size_t>(w.index)], map.pair_axis[j]) + map.position_offset;
   const double te = e.theta()[w.pair], tm = m != 0 ? w.turned / m : 0;
-  if (!(tm > 0) || !(te > 0) || te == 1) return;
+  if (!(tm > 0) || !(te > 0) || te == 1) return std::nullopt;
   const double read = std::pow(e.base(), std::log(tm) / std::log(te));
-  if (!std::isfinite(read) || !(read > 1)) return;
-  std::vector<double> bases;
-  for (int digits = 1; digits <= 8; ++digits) {
-    const double b = digits == 8 ? read : std::stod(fmt::format("{:.{}g}", read, digits));
-    if (b > 1 && b != e.base() && std::find(bases.begin(), bases.end(), b) == bases.end()) bases.push_back(b);
-  }
-  for (const double b : bases) {
-    const double power = std::log(b) / std::log(e.base());
-    Eigen::VectorXd theta = e.theta();
-    for (Eigen::Index i = 0; i < theta.size(); ++i) theta[i] = theta[i] > 0 ? std::pow(theta[i], power) : theta[i];
-    Variant v = variant_of(known_variant("base-other"), e);
-    v.spec.set_theta(theta);
-    v.found = {{"base", b}};
-    if (confirm_difference(report, source, start, positions, v, {{"base", e.base(), b}})) return;
-  }
+  if (!std::isfinite(read) || !(read > 1)) return std::nullopt;
+  return read;
 }
 
-/// A given table read at other rows: the rows that turn the first failing vector as the dump does (table_rows_turning),
-/// each as an offset of the positions, and the first that the whole dump passes under is the match (positions-offset,
-/// found "offset").
-void try_table_offset(CheckReport& report, const DumpSource& source, long start,
-                      const std::vector<AxisPosition>& positions) {
-  const DumpComparison& e = report.comparison;
-  const RopeExpectation& expected = report.expected;
-  if (e.first_seq < 0 || e.first_group < 0 || expected.table->per_token) return;
-  const auto [x, y] = source.vector_at(start + e.first_seq, e.first_group);
-  const double p = positions[static_cast<std::size_t>(e.first_seq)][0];
-  std::vector<Variant> offsets;
-  for (const long row : table_rows_turning(expected, x, y, source.dtype(), 8)) {
-    if (static_cast<double>(row) == p) continue;
-    offsets.push_back(variant_of(known_variant("positions-offset"), expected));
-    offsets.back().position_offset = static_cast<double>(row) - p;
-    offsets.back().found = {{"offset", offsets.back().position_offset}};  // as the diagnosis names it (a sample's)
-  }
-  if (offsets.empty()) return;
-  std::vector<DumpComparison> compared = source.compare(start, positions, offsets);
-  for (std::size_t k = 0; k < offsets.size(); ++k) {
-    report.variants.emplace_back(offsets[k].kind, std::move(compared[k]));
-    if (!report.variants.back().second.passed()) continue;
-    name_match(report, source, positions, known_variant("positions-offset"), offsets[k].found);
-    return;
-  }
-}
+namespace {
 
 /// No variant matches: the measured difference where there is one, else where the dump first departs and what it does
 /// there (never a closest variant that is not the cause).
@@ -688,25 +597,13 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
                            heads);
     return report;
   }
-  // The searches and measurements, in the order of explanations (docs/check.md): a row's own search where its file
-  // holds it (VariantRow::search), the measurement's steps here.
+  // The searched rows, asked in the table's order (the order of explanations, docs/check.md) until one names its row;
+  // then the measurement, whose rows fit angles m·θ, which a given table has not.
   VariantSearch search{report, source, start, positions};
-  if (row_search("positions-restart", search)) {
-    name_match(report, source, positions, *dg.matches, dg.found);
-    return report;
+  for (const VariantRow& row : variant_table()) {
+    if (row.search && row.search(search)) break;
   }
-  const bool ladder = !expected.table;  // the measured rows fit angles m·θ, which a given table has not
-  if (!dg.matches && ladder) row_search("angles-fast-math", search);
-  if (!dg.matches && ladder) try_position_offset(report, source, start, positions);
-  if (!dg.matches && !ladder) try_table_offset(report, source, start, positions);
-  if (!dg.matches && ladder) try_head_offsets(report, source, start, positions);
-  if (!dg.matches && ladder) try_measured_base(report, source, start, positions);
-  if (!dg.matches && ladder) diagnose_measured(report, source, start, positions);
-  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid()) row_search("text-ids-counted", search);
-  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
-    row_search("caption-from-zero", search);
-  if (!dg.matches && ladder && expected.rope.axes && expected.rope.axes->grid())
-    try_grid_base(report, source, start, positions);
+  if (!dg.matches && !expected.table) diagnose_measured(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);
   } else {

@@ -12,7 +12,6 @@
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/check/fope_coefficients.hpp"
-#include "rope/analysis/check/position_offset.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
@@ -32,6 +31,16 @@ bool CheckSettings::any() const {
 }
 
 namespace {
+
+/// The rows found over a range's parts (VariantRow::over_parts: its batch rows or packed sequences, each checked),
+/// asked in the table's order.
+void diagnose_parts(CheckReport& report, const SegmentChecks& checks, const std::vector<DumpSegment>& parts, bool rows,
+                    const DumpSource& source, const std::vector<AxisPosition>& positions) {
+  PartsSearch search{report, checks, parts, rows, source, positions};
+  for (const VariantRow& row : variant_table()) {
+    if (row.over_parts) row.over_parts(search);
+  }
+}
 
 /// The model's RoPE for a dump of `head_dim` channels: the settings' model, or plain RoPE of that head and the
 /// base (the layout is the expectation's: the settings' layout is imposed there, not on the model).
@@ -618,8 +627,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
     }
   } else {
     if (dumps.segments_are_rows) diagnose_rows(report, dumps.segments, segments, positions);
-    diagnose_segment_offsets(report, segments, dumps.segments_are_rows);
-    if (!dumps.segments_are_rows) diagnose_cp_positions(report, source, 0, positions, dumps.segments);
+    diagnose_parts(report, segments, dumps.segments, dumps.segments_are_rows, source, positions);
   }
   if (progress != nullptr) progress->finish();
   drop_values(dumps);
@@ -751,19 +759,8 @@ CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const Load
   const std::vector<AxisPosition> kp = positions_as_axes(k_values.positions, k_values.axis_positions);
   QkPairCheck pair = measure_qk_pair({q_values, qp, q.expected, q.angles}, {k_values, kp, k.expected, k.angles},
                                      !q.passed() || !k.passed());
-  if (pair.matches == known_variant("qk-crossed")) {
-    std::vector<std::pair<std::string, double>> found;
-    if (pair.heads_modulo) {
-      found = {{"heads_modulo", 1.0},
-               {"q_heads", static_cast<double>(pair.q_heads)},
-               {"k_heads", static_cast<double>(pair.k_heads)}};
-    }
-    name_paired(q, known_variant("qk-crossed"), found);
-    name_paired(k, known_variant("qk-crossed"), found);
-  } else if (pair.matches == known_variant("k-with-query-heads")) {
-    name_paired(k, known_variant("k-with-query-heads"),
-                {{"q_heads", static_cast<double>(pair.q_heads)}, {"k_heads", static_cast<double>(pair.k_heads)}});
-  }
+  if (pair.matches && pair.names_q) name_paired(q, *pair.matches, pair.found);
+  if (pair.matches && pair.names_k) name_paired(k, *pair.matches, pair.found);
   const std::optional<VariantId>& both = q.report.diagnosis.matches;
   if (!pair.matches && !pair.passed() && !q.passed() && !k.passed() && both && both == k.report.diagnosis.matches) {
     pair.matches = both;  // one mistake in both tensors (RoPE applied twice) is the scores' too
@@ -799,8 +796,7 @@ CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource*
                      ? check_segments(source, positions, expected, pair.segments, run.report.comparison)
                      : SegmentChecks{};
   if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
-  diagnose_segment_offsets(run.report, run.segments, pair.segments_are_rows);
-  if (!pair.segments_are_rows) diagnose_cp_positions(run.report, source, 0, positions, pair.segments);
+  diagnose_parts(run.report, run.segments, pair.segments, pair.segments_are_rows, source, positions);
   run.expected = std::move(expected);
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());

@@ -19,6 +19,7 @@
 /// the mode in its header and JSON (forward, the default, is not named).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,6 +93,57 @@ struct VariantSearch {
   const ElementClasses* elements = nullptr;  ///< the failing elements classified (measured_rope.hpp); nullptr: not
 };
 
+/// What the measurement of a failing dump found (check_diagnosis.cpp diagnose_measured, identify's engine), for the
+/// rows that read it (VariantRow::measured): the expectation, the dump's RoPE measured, the parameters other than the
+/// frequencies where it differs from the expected one (rotary_dim, partner, position_offset, attention_factor), and
+/// what its frequencies are beside the expected ones.
+struct MeasuredFacts {
+  const RopeExpectation& expected;
+  const CheckDiagnosis::Measured& measured;
+  const std::vector<CheckDiagnosis::Difference>& differs;
+  /// Every frequency turned by a radian or more at the largest position the expected one times this one constant
+  /// (within 4σ and 10⁻⁴ each), not 1; nullopt otherwise.
+  std::optional<double> ratio;
+  /// Else the dump's frequencies one plain ladder (identify's default family) of this base over the expected rotary
+  /// dimension, nothing in `differs`, where the expectation is scaled or of another base; nullopt otherwise.
+  std::optional<double> ladder_base;
+};
+
+/// A row's reading of the measurement (VariantRow::measured): its variant (its parameters in `found`), compared over
+/// the whole dump, and the difference it states (expected → found) beside `differs`.
+struct MeasuredReading {
+  Variant variant;
+  std::vector<CheckDiagnosis::Difference> difference;
+};
+
+/// What one pass over q and k together found on its sample (qk_pair.hpp), for the rows that read it
+/// (VariantRow::paired): whether each tensor's sampled vectors are the expected rotation, whether they are q and k
+/// crossed under either GQA head map (0: q head h with k head h / (H_q / H_k), 1: h mod H_k), whether k's are turned
+/// at the positions of k's buffer walked with q's head count, and the two head counts.
+struct PairedFacts {
+  bool q_expected = true, k_expected = true;
+  std::array<bool, 2> crossed{};
+  bool k_with_query_heads = false;
+  long q_heads = 0, k_heads = 0;
+};
+
+/// A row's reading of the pair (VariantRow::paired): the tensors whose diagnosis it names, and its parameters.
+struct PairedReading {
+  bool names_q = false, names_k = false;
+  std::vector<std::pair<std::string, double>> found;
+};
+
+/// What a row found over a range's parts reads (VariantRow::over_parts): the range's report, its parts' checks (batch
+/// rows, or packed sequences), the parts, the dump and the range's positions.
+struct PartsSearch {
+  CheckReport& report;
+  const SegmentChecks& checks;
+  const std::vector<DumpSegment>& parts;
+  bool rows = false;  ///< the parts are batch rows (else packed sequences)
+  const DumpSource& source;
+  const std::vector<AxisPosition>& positions;
+};
+
 /// The variant of row `kind` that computes `spec` (the other fields at their defaults).
 Variant variant_of(VariantId kind, const RopeExpectation& spec);
 
@@ -120,9 +172,26 @@ struct VariantRow {
   bool (*screen)(VariantSearch& search) = nullptr;
   /// Found by a search or a measurement of a failing dump after the compared variants (VariantDetection::Searched,
   /// Measured): names its row in the report's diagnosis and returns true where the whole dump confirms it, else
-  /// returns false (the comparisons it made stay in the report's variants); asked in the order of explanations
-  /// (check_diagnosis.cpp, docs/check.md); nullptr for a row found otherwise.
+  /// returns false (the comparisons it made stay in the report's variants); the rows are asked in the table's order
+  /// (the order of explanations, docs/check.md) until one names its row; nullptr for a row found otherwise.
   bool (*search)(VariantSearch& search) = nullptr;
+  /// Found by the failing elements classified one by one (VariantSearch::elements, ElementClasses), which the
+  /// measurement asks first (a dump whose failing elements are all of one kind is that, whatever the fit of its
+  /// pairs): names its row and returns true, else returns false; asked in the table's order; nullptr otherwise.
+  bool (*classified)(VariantSearch& search) = nullptr;
+  /// Found by the measurement of a failing dump's RoPE (VariantDetection::Measured, after the searches): its reading of
+  /// what was measured, or nullopt where the measurement is not its kind; the rows are asked in the table's order,
+  /// each reading compared over the whole dump, the first that passes named; where none passes, the difference the
+  /// last one stated is the diagnosis's. nullptr for a row found otherwise.
+  std::optional<MeasuredReading> (*measured)(const MeasuredFacts& facts) = nullptr;
+  /// Found with q and k checked together (VariantDetection::Paired): its reading of the pair's pass, or nullopt where
+  /// the pass is not its kind; the rows are asked in the table's order, the first reading names its row in the
+  /// diagnoses it says. nullptr for a row found otherwise.
+  std::optional<PairedReading> (*paired)(const PairedFacts& facts) = nullptr;
+  /// Found over a failing range's parts after each was checked (batch rows, packed sequences): names its row in the
+  /// range's diagnosis where the parts show it (the rows are asked in the table's order); nullptr for a row found
+  /// otherwise.
+  void (*over_parts)(PartsSearch& search) = nullptr;
   /// Found by a mode's own diagnosis after the forward one (VariantDetection::InMode): names its row in the report's
   /// diagnosis and returns true where the dump shows it (the rows are asked in the table's order, the first that
   /// names its row ends the search), else leaves the diagnosis and returns false; nullptr for a row found otherwise.

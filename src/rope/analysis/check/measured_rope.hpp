@@ -44,4 +44,25 @@ struct ElementClasses {
 /// turns. Defined in analysis/identify/identify_check.cpp.
 std::optional<double> measure_one_turn(const DumpSource& source, long start, long seq, const RopeExpectation& expected);
 
+/// The base of a failing dump's ladder read where it departs (check_diagnosis.cpp): θ_i of the first departing pair
+/// measured where the dump's angles are largest (from θ_i ≈ φ/m at the departure, each step the largest position whose
+/// predicted angle is known within half a radian, the turn unwrapped there), its base θ_i^(−r/(2i)) snapped to a round
+/// value (the family table's rope_theta values, else the fewest significant digits within 3 errors). nullopt for
+/// multi-axis positions, a scaled expectation or a rotary offset, where the departure is no rotation of a pair i ≥ 1
+/// at a positive position, or the base is the expected one, not above 1 or beyond 10¹².
+std::optional<double> base_at_departure(const CheckReport& report, const DumpSource& source, long start,
+                                        const std::vector<AxisPosition>& positions);
+
+/// A latent grid's base read where the dump departs (docs/multi-axis.md (G2), check_diagnosis.cpp): each axis's
+/// θ_{a,i} = b^(−2i/w_a), so another base b' raises every θ_j to the power ln b'/ln b, read at the first departing pair
+/// (the angle it turned by over its axis's position); b' as read, nullopt where the pair turned no angle to read or
+/// the map's frequencies are its own per pair.
+std::optional<double> grid_base_at_departure(const CheckReport& report, const std::vector<AxisPosition>& positions);
+
+/// Compares `v` over the whole dump (check_diagnosis.cpp); when it passes, the diagnosis names its row with its `found`
+/// and the measured difference `diff`, and the share it explains. Returns whether it passed.
+bool confirm_difference(CheckReport& report, const DumpSource& source, long start,
+                        const std::vector<AxisPosition>& positions, Variant v,
+                        std::vector<CheckDiagnosis::Difference> diff);
+
 }  // namespace rope

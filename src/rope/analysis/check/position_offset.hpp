@@ -9,9 +9,14 @@
 /// for every rotated pair at once. The lowest frequency leaves δ ambiguous by multiples of 2π/θ_min; each candidate
 /// there is unwrapped through the higher frequencies in turn (the ratio of neighbouring θ is base^(2/r), small, so
 /// each step resolves the next pair's turns), rounded to an integer, and kept when every pair agrees with (P1).
+/// The row positions-offset (analysis/variants/positions_offset.cpp) compares and names what these measure: one
+/// offset of a range, pieces of offsets, each head's own, a context-parallel rank's positions.
 #pragma once
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "rope/analysis/check/check.hpp"
 
@@ -33,44 +38,36 @@ inline constexpr double kOffsetAngleTolerance = 0.05;
 std::optional<long> measure_position_offset(const RopeExpectation& expected, const double* x, const double* y,
                                             double position);
 
-/// A failing range whose first failing vector (`report.comparison`'s) fits its position plus an integer δ: the
-/// variant "positions offset" by δ compared over the range [start, start + positions.size()) of `source` and kept in
-/// report.variants; the diagnosis matches it (found "offset") when it passes. Nothing for multi-axis positions.
-void try_position_offset(CheckReport& report, const DumpSource& source, long start,
-                         const std::vector<AxisPosition>& positions);
+/// δ at sequence index s of the range from `start` of `source`, group g, whose position is `position`
+/// (measure_position_offset on that vector).
+std::optional<long> measured_offset_at(const RopeExpectation& expected, const DumpSource& source, long start, long s,
+                                       long g, double position);
 
-/// Most heads named with their offsets (try_head_offsets); more failing heads are not searched.
+/// Most pieces of constant offset searched in one range (each costs one comparison of it).
+inline constexpr int kMaxOffsetPieces = 4;
+/// Largest context-parallel size tried when pieces of offsets, or a range's positions read, are another rank's.
+inline constexpr long kMaxCpSizeTried = 64;
+/// Fewest positions named as a context-parallel rank's (fewer match a rank by chance).
+inline constexpr long kMinCpPositions = 4;
+/// Most heads named with their offsets; more failing heads are not searched.
 inline constexpr long kMaxOffsetHeads = 16;
-
-/// Some heads fail, the others pass, and each failing head (group) fits its positions plus its own integer δ, measured
-/// from its vector at the first failing index and confirmed over the whole range (the variant of each δ compared in
-/// one pass: the heads of that δ fail nowhere under it): the diagnosis "positions offset" per head, found "offset" and
-/// "head" (then "offset_1", "head_1", … for the others, and "batch" where the groups hold batch rows), "heads" the
-/// number of failing heads. Nothing for multi-axis positions, a sample, or more than kMaxOffsetHeads failing heads.
-void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
-                      const std::vector<AxisPosition>& positions);
-
-/// Batch rows (`rows`) or packed sequences whose whole check matches nothing, while every failing one was diagnosed
-/// as its positions plus a constant offset: the whole diagnosis names them, each with its offset ("2 of 4 batch rows
-/// fail, each matching its positions shifted by a constant (row: shift) 1: +5000, 3: +7000"), found "offset" the
-/// first one's.
-void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, bool rows);
-
-/// Largest range (tokens) whose positions diagnose_cp_positions reads, and largest packed batch (the rank's tokens
-/// times the cp size) it splits: one fit of (P1) per token, one split per size and layout tried.
+/// Largest range (tokens) whose positions are read at every token (dump_positions_read), and largest packed batch
+/// (the rank's tokens times the cp size) split to name the rank: one fit of (P1) per token, one split per size and
+/// layout tried.
 inline constexpr long kMaxCpDiagnosedTokens = 1L << 16;
 
-/// A failing range of packed sequences (`segments`, two or more) whose every vector is turned at a context-parallel
-/// rank's positions other than those given (a
-/// rank's positions from the dump, (P1) at every index with |δ| ≤ 64·n, confirmed by comparing the whole range at
-/// them): the positions 0 … n − 1 where a rank's are given (found "not_offset": positions not offset per rank),
-/// another rank's of the same packed batch (found "cp_size", "cp_rank", "given_rank", "layout"; the batch is the
-/// rank's sequences `segments` each cp times as long, zigzag or contiguous), or the rank's own of the packed batch cut
-/// as one sequence (found "one_sequence"). Replaces a diagnosis of the positions (none, pieces of offsets, position_ids
-/// ignored, a short cache, a restart, a rank named from pieces), never one constant offset or another kind; tokens
-/// numbered across sequences whose positions restart stay position_ids ignored. Nothing for multi-axis positions, a
-/// sample, or more than kMaxCpDiagnosedTokens tokens.
-void diagnose_cp_positions(CheckReport& report, const DumpSource& source, long start,
-                           const std::vector<AxisPosition>& positions, const std::vector<DumpSegment>& segments);
+/// The context-parallel rank whose positions of one sequence (cp_positions) are `dump` where those given are another
+/// rank's of the same size and layout: found {"cp_size", "cp_rank", "layout" (CpLayout's index), "given_rank"}, or,
+/// where the positions given are no rank's of that sequence, the rank of the batch cut as one sequence
+/// ({…, "one_sequence"}); empty where none is (fewer than kMinCpPositions positions, sizes up to kMaxCpSizeTried).
+std::vector<std::pair<std::string, double>> cp_rank_of(const std::vector<AxisPosition>& given,
+                                                       const std::vector<double>& dump);
+
+/// The position at which the dump turned each vector of the range [start, start + positions.size()) of `source`: the
+/// one given plus the integer δ of (P1) that fits, 0 included, |δ| ≤ `largest_delta`, read from the first of the
+/// first 4 groups whose vector gives it; nullopt when one index gives none, or the positions have several axes.
+std::optional<std::vector<double>> dump_positions_read(const RopeExpectation& expected, const DumpSource& source,
+                                                       long start, const std::vector<AxisPosition>& positions,
+                                                       double largest_delta);
 
 }  // namespace rope

@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/fast/dump_stream.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
@@ -274,12 +275,19 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
       }
     }
   }
-  const int crossed = q_crossed[0] && k_crossed[0] ? 0 : q_crossed[1] && k_crossed[1] ? 1 : -1;
-  if (!q_expected && !k_expected && crossed >= 0) {
-    r.matches = known_variant("qk-crossed");
-    r.heads_modulo = crossed == 1;
-  } else if (q_expected && !k_expected && k_heads) {
-    r.matches = known_variant("k-with-query-heads");
+  // The rows that read the pass, in the table's order: the first reading names its row.
+  PairedFacts facts;
+  facts.q_expected = q_expected, facts.k_expected = k_expected, facts.k_with_query_heads = k_heads;
+  facts.crossed = {q_crossed[0] && k_crossed[0], q_crossed[1] && k_crossed[1]};
+  facts.q_heads = r.q_heads, facts.k_heads = r.k_heads;
+  for (const VariantRow& row : variant_table()) {
+    if (!row.paired) continue;
+    std::optional<PairedReading> reading = row.paired(facts);
+    if (!reading) continue;
+    r.matches = row.kind;
+    r.names_q = reading->names_q, r.names_k = reading->names_k;
+    r.found = std::move(reading->found);
+    break;
   }
   return r;
 }

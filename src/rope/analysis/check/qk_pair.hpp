@@ -33,6 +33,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "rope/analysis/check/angle_error.hpp"
@@ -73,12 +75,13 @@ struct QkPairCheck {
   double max_score_error = 0, tolerance = 0;
   long m = -1, n = -1, q_group = -1, k_group = -1;
   double got = 0, expected = 0;
-  /// qk-crossed or k-with-query-heads, where the sample matches one (nullopt: none tried or none matched); run_check
-  /// adds the one mistake both tensors' diagnoses name (rope-applied-twice).
+  /// The row whose reading of the pass (VariantRow::paired: qk-crossed, k-with-query-heads) the sample matches
+  /// (nullopt: none tried or none matched); run_check adds the one mistake both tensors' diagnoses name
+  /// (rope-applied-twice).
   std::optional<VariantId> matches;
-  /// qk-crossed under the other GQA head map: q head h with k head h mod H_k and k head g with q head g (a kernel
-  /// that tiles the key-value heads), not h / (H_q / H_k) and g·(H_q / H_k).
-  bool heads_modulo = false;
+  /// The tensors whose diagnosis that row names (q's, k's) and its parameters there.
+  bool names_q = false, names_k = false;
+  std::vector<std::pair<std::string, double>> found;
   bool passed() const { return !measured || max_ratio <= 1; }
 };
 

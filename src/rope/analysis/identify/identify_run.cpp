@@ -60,13 +60,7 @@ std::vector<AxisPosition> batch_rows_as_axes(const std::vector<AxisPosition>& po
 /// tokens), when at least two of them share one position; 0 otherwise.
 long leading_text_rows(const std::vector<AxisPosition>& positions) {
   if (positions.size() < 2 || positions.front().count < 2) return 0;
-  long rows = 0;
-  for (const AxisPosition& p : positions) {
-    bool equal = true;
-    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
-    if (!equal) break;
-    ++rows;
-  }
+  const long rows = equal_component_rows(positions);
   return rows >= 2 && positions[0].value == positions[1].value ? rows : 0;
 }
 
@@ -84,13 +78,7 @@ std::optional<IdentifyRun::TextCounted> text_ids_counted(const LoadedDumps& dump
   for (const long n : {rows, rows - 1}) {
     if (n < 2) continue;
     for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
-      std::vector<AxisPosition> counted = positions;
-      for (long k = 0; k < n; ++k) {
-        AxisPosition& p = counted[static_cast<std::size_t>(k)];
-        for (int a = 0; a < axes; ++a) {
-          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
-        }
-      }
+      const std::vector<AxisPosition> counted = first_rows_counted(positions, n, axis);
       Identification other;
       try {
         other = identify_rope(dumps.before, dumps.after, counted);

@@ -510,31 +510,46 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       reliable.push_back(j);
   }
   if (unit_steps >= 3 && reliable.size() >= 3) {
-    std::vector<double> w(reliable.size(), 1.0), th(reliable.size()), c(reliable.size());
-    for (std::size_t k = 0; k < reliable.size(); ++k) th[k] = std::arg(turn[reliable[k]]);
+    std::vector<double> th(reliable.size()), sigma(reliable.size());
+    for (std::size_t k = 0; k < reliable.size(); ++k) {
+      th[k] = std::arg(turn[reliable[k]]);
+      // The spread of th_k: its unit steps' circular deviation √(−2 ln R) (R their mean resultant length) over
+      // √(steps). A step of the given positions predicts the pair's turn as th_k·step, to within sigma_k·|step|.
+      const double r = std::min(1.0, std::abs(turn[reliable[k]]) / static_cast<double>(unit_steps));
+      sigma[k] = std::sqrt(-2 * std::log(r) / static_cast<double>(unit_steps));
+    }
+    // The reliable pairs whose turn over `step` th predicts within kStepPrecision (a step far beyond the unit steps,
+    // 15 to 130816 in a bf16 dump, multiplies th's error with it: no pair is then judged, and no jump said), with
+    // their turns c from index `from` to index `to`.
+    constexpr double kStepPrecision = 0.1;
+    std::vector<double> c, thk, w;
+    const auto judged = [&](long from, long to, double step) {
+      c.clear(), thk.clear();
+      for (std::size_t k = 0; k < reliable.size(); ++k) {
+        if (!(sigma[k] * std::abs(step) <= kStepPrecision)) continue;
+        const Complex a = u[reliable[k]][static_cast<std::size_t>(to)],
+                      b = u[reliable[k]][static_cast<std::size_t>(from)];
+        c.push_back(std::arg(a * std::conj(b)));
+        thk.push_back(th[k]);
+      }
+      w.assign(c.size(), 1.0);
+      return c.size() >= 3;
+    };
     double shift = 0;            // the correction carried to later indices
     std::vector<double> jumped;  // each jump's correction
     for (long s = 1; s < seq && id.jumps.size() < kMaxJumps; ++s) {
       const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)];
-      std::vector<double> miss;
-      for (std::size_t k = 0; k < reliable.size(); ++k) {
-        const Complex a = u[reliable[k]][static_cast<std::size_t>(s)],
-                      b = u[reliable[k]][static_cast<std::size_t>(s - 1)];
-        c[k] = std::arg(a * std::conj(b));
-        miss.push_back(std::abs(wrap(c[k] - th[k] * step)));
-      }
-      std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
-      if (miss[miss.size() / 2] > 0.3) {
+      if (judged(s - 1, s, step) && miss_of(c, thk, step, true) > 0.3) {
         long true_step =
-            detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
+            detail::best_integer_shift(c, thk, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
         // No step within the positions' span turns the pairs as the dump does (its median pair missing by over 0.3
         // rad): a batch row or packed sequence whose start was left out (row 1 at 5000 + i given 0 … 63),
         // searched over the whole range, and taken where every reliable pair fits it within 0.15 rad (with at least
         // 6 pairs: a chance fit among the 2^17 steps is then below 2·10^−3), so that the jump's size is the dump's.
         // The per-step turns th carry the bias of the restarts they average, which a step within the span bears.
-        if (reliable.size() >= 6 && miss_of(c, th, static_cast<double>(true_step), true) > 0.3) {
-          const long wide = detail::best_integer_shift(c, th, w, kMaxPositionOffset);
-          if (miss_of(c, th, static_cast<double>(wide), false) < 0.15) true_step = wide;
+        if (c.size() >= 6 && miss_of(c, thk, static_cast<double>(true_step), true) > 0.3) {
+          const long wide = detail::best_integer_shift(c, thk, w, kMaxPositionOffset);
+          if (miss_of(c, thk, static_cast<double>(wide), false) < 0.15) true_step = wide;
         }
         if (static_cast<double>(true_step) != step) {
           id.jumps.push_back(s);
@@ -568,13 +583,9 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       const long first = kept[k], last = kept[end - 1];
       long given_fit = 0, checked = 0;
       for (long t = last + 1; t <= last + 3 && t < seq && first > 0; ++t) {
-        std::vector<double> c;
-        for (const int j : reliable) {
-          c.push_back(
-              std::arg(u[j][static_cast<std::size_t>(t)] * std::conj(u[j][static_cast<std::size_t>(first - 1)])));
-        }
         const double step = positions[static_cast<std::size_t>(t)] - positions[static_cast<std::size_t>(first - 1)];
-        given_fit += miss_of(c, th, step, true) <= 0.3;
+        if (!judged(first - 1, t, step)) continue;
+        given_fit += miss_of(c, thk, step, true) <= 0.3;
         ++checked;
       }
       if (checked >= 2 && given_fit == checked) {

@@ -35,7 +35,8 @@ long caption_start(const std::vector<AxisPosition>& positions) {
 bool search_caption(M search) {
   CheckReport& report = search.report;
   const std::vector<AxisPosition>& positions = search.positions;
-  if (report.diagnosis.matches || positions.empty() || !grid_of(report.expected, "ZImageTransformer2DModel"))
+  if (report.diagnosis.matches || report.expected.table || positions.empty() ||
+      !grid_of(report.expected, "ZImageTransformer2DModel"))
     return false;
   const long from = caption_start(positions);
   if (from <= 0) return false;

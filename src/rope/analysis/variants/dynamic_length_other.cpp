@@ -12,6 +12,30 @@ ROPE_VARIANT_DOC("dynamic-length-other",
 #else
 namespace rope::variants::dynamic_length_other {
 
+/// Dynamic NTK expected and the dump one ladder of base b: b is the rule's base at a whole length L,
+/// base·(f·L/M − (f − 1))^(r/(r−2)) = b, so L = M·((b/base)^((r−2)/r) + f − 1)/f rounded, and the rule's base at L
+/// (the one parameter the engine set) is tried; the difference "length" (max(seq_len, M) → L) and "base".
+std::optional<MeasuredReading> length_of_base(const MeasuredFacts& f) {
+  const RopeExpectation& expected = f.expected;
+  const RopeConfig& k = expected.rope.config;
+  const int r = expected.rotary_dim();
+  if (!f.ladder_base || k.type != ScalingType::Dynamic || !k.factor || !k.max_position_embeddings || r <= 2)
+    return std::nullopt;
+  const double base = *f.ladder_base, factor = *k.factor, big_m = static_cast<double>(*k.max_position_embeddings);
+  const double length = std::round(big_m * (std::pow(base / k.base, (r - 2.0) / r) + factor - 1) / factor);
+  const double at = k.base * std::pow(factor * length / big_m - (factor - 1), r / (r - 2.0));
+  if (!(length > 0 && std::isfinite(at))) return std::nullopt;
+  MeasuredReading out{variant_of(known_variant("dynamic-length-other"), expected), f.differs};
+  out.difference.push_back(
+      {"length",
+       static_cast<double>(k.seq_len ? std::max(*k.seq_len, *k.max_position_embeddings) : *k.max_position_embeddings),
+       length});
+  out.difference.push_back({"base", expected.base(), at});
+  out.variant.spec.set_theta(frequencies(r, at));
+  out.variant.found = {{"length", length}, {"base", at}};
+  return out;
+}
+
 VariantRow row() {
   VariantRow r;
   r.name = "dynamic-length-other";
@@ -27,6 +51,7 @@ VariantRow row() {
         "max(seq_len, M) = {2}: the base computed once for another length (the longest the engine serves?)",
         fmt::format("{:.7g}", found_or(c, "base", 0)), fmt::format("{:g}", found_or(c, "length", 0)), given);
   };
+  r.measured = length_of_base;
   return r;
 }
 const Registered registered{row()};

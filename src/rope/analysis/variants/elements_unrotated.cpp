@@ -34,7 +34,7 @@ VariantRow row() {
   };
   // Every failing element keeps its input (the failing elements classified, ElementClasses): where they lie, a block
   // of channels, indices and groups, or scattered.
-  r.search = [](M m) {
+  r.classified = [](M m) {
     const ElementClasses* k = m.elements;
     if (!elements_fail(m) || k->unrotated != k->failing) return false;
     const double channels = static_cast<double>(k->count(k->channels));

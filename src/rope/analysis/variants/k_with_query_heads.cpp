@@ -25,6 +25,13 @@ VariantRow row() {
         "and stride)",
         hk, hq);
   };
+  // q the expected rotation, k not, and k's keys turned where k's buffer walked with q's head count puts them: named in
+  // k's diagnosis.
+  r.paired = [](const PairedFacts& f) -> std::optional<PairedReading> {
+    if (!f.q_expected || f.k_expected || !f.k_with_query_heads) return std::nullopt;
+    return PairedReading{
+        false, true, {{"q_heads", static_cast<double>(f.q_heads)}, {"k_heads", static_cast<double>(f.k_heads)}}};
+  };
   return r;
 }
 const Registered registered{row()};

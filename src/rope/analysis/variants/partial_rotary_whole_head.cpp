@@ -1,11 +1,12 @@
 // partial-rotary-whole-head: RoPE over the whole head.
-// Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_partial_whole_head.
+// Corpus rows (tests/cli/corpus_answers.json) that it matches: make_dumps/bug_partial_whole_head,
+// diagnosis_2026/transformers_minimax_m2_rotary_dim_dropped.
 #ifdef ROPE_VARIANT_DOCS
 // clang-format off
 ROPE_VARIANT_DOC("partial-rotary-whole-head",
   R"md(`matches RoPE over the whole head (d = 64): the partial rotary dimension 32 is ignored`)md",
   R"md(every channel rotated)md",
-  R"md(`partial_rotary_factor` / `rotary_pct` not read)md")
+  R"md(`partial_rotary_factor` / `rotary_pct` not read; transformers issue #48241: MiniMaxM2Config kept the checkpoints' legacy `rotary_dim` (64 of 128) as an opaque attribute, so the whole head turned at 5e6^(−2i/128) (seen on transformers 5.17.0 itself; fixed by PR #48486))md")
 // clang-format on
 #else
 namespace rope::variants::partial_rotary_whole_head {

@@ -12,6 +12,27 @@ ROPE_VARIANT_DOC("positions-scaled",
 #else
 namespace rope::variants::positions_scaled {
 
+/// `x` as a fraction p/q with q <= 16 when one lies within `rel` of it (2 for 2.0000003), else x.
+double simple_fraction(double x, double rel) {
+  for (int q = 1; q <= 16; ++q) {
+    const double p = std::round(x * q);
+    if (p >= 1 && std::abs(p / q / x - 1) <= rel) return p / q;
+  }
+  return x;
+}
+
+/// Every measured frequency the expected one times one constant s: the positions turned at s·m, s as the simplest
+/// fraction within 10⁻⁴ (the measurement's error), the difference "position_scale" 1 → s.
+std::optional<MeasuredReading> scaled_positions(const MeasuredFacts& f) {
+  if (!f.ratio) return std::nullopt;
+  const double scale = simple_fraction(*f.ratio, 1e-4);
+  MeasuredReading out{variant_of(known_variant("positions-scaled"), f.expected), f.differs};
+  out.variant.spec.set_theta(f.expected.theta() * scale);
+  out.variant.found = {{"scale", scale}};
+  out.difference.push_back({"position_scale", 1, scale});
+  return out;
+}
+
 VariantRow row() {
   VariantRow r;
   r.name = "positions-scaled";
@@ -25,6 +46,7 @@ VariantRow row() {
         "applied where none belongs, or a linear factor of 1/{0})",
         s);
   };
+  r.measured = scaled_positions;
   return r;
 }
 const Registered registered{row()};

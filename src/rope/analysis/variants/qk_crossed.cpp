@@ -34,6 +34,18 @@ VariantRow row() {
         "matches q and k crossed: the second element of each of q's rotated pairs is k's pair rotated, the "
         "first of each of k's is q's (a fused q/k kernel that loads the other tensor's half)");
   };
+  // Neither tensor the expected rotation, both crossed under one GQA head map: named in both diagnoses, under the
+  // other map (k head h mod H_k, q head g) with "heads_modulo" 1 and the head counts.
+  r.paired = [](const PairedFacts& f) -> std::optional<PairedReading> {
+    if (f.q_expected || f.k_expected || !(f.crossed[0] || f.crossed[1])) return std::nullopt;
+    PairedReading out{true, true, {}};
+    if (!f.crossed[0]) {
+      out.found = {{"heads_modulo", 1.0},
+                   {"q_heads", static_cast<double>(f.q_heads)},
+                   {"k_heads", static_cast<double>(f.k_heads)}};
+    }
+    return out;
+  };
   return r;
 }
 const Registered registered{row()};

@@ -25,7 +25,7 @@ VariantRow row() {
   };
   // Every failing element is a·x_c·cos(mθ) (the failing elements classified, ElementClasses), not all of them its
   // input.
-  r.search = [](M m) {
+  r.classified = [](M m) {
     const ElementClasses* k = m.elements;
     if (!elements_fail(m) || k->cos_only != k->failing || k->unrotated >= k->failing) return false;
     const double channels = m.report.expected.rotary_dim();

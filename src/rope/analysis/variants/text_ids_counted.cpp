@@ -22,15 +22,11 @@ bool search_text_ids(M search) {
   const long start = search.start;
   const std::vector<AxisPosition>& positions = search.positions;
   const RopeExpectation& e = report.expected;
-  if (report.diagnosis.matches || positions.empty() || !positions.front().multi()) return false;
-  long rows = 0;
-  while (rows < static_cast<long>(positions.size())) {
-    const AxisPosition& p = positions[static_cast<std::size_t>(rows)];
-    bool equal = true;
-    for (int a = 1; a < p.count; ++a) equal = equal && p[a] == p[0];
-    if (!equal) break;
-    ++rows;
-  }
+  // A latent grid's ladders (no given table).
+  if (report.diagnosis.matches || e.table || !e.rope.axes || !e.rope.axes->grid() || positions.empty() ||
+      !positions.front().multi())
+    return false;
+  const long rows = equal_component_rows(positions);
   // Every failing index among them, and a position shared by two of them (else they are not all at one position).
   if (rows < 2 || report.comparison.first_seq >= rows || positions[0].value != positions[1].value) return false;
   Variant expected = variant_of(known_variant("expected"), e);
@@ -38,13 +34,7 @@ bool search_text_ids(M search) {
   for (const long n : {rows, rows - 1}) {
     if (n < 2) continue;
     for (int axis = 0; axis <= axes; ++axis) {  // axis == axes: every axis
-      std::vector<AxisPosition> counted = positions;
-      for (long k = 0; k < n; ++k) {
-        AxisPosition& p = counted[static_cast<std::size_t>(k)];
-        for (int a = 0; a < axes; ++a) {
-          if (a == axis || axis == axes) p.value[static_cast<std::size_t>(a)] += static_cast<double>(k);
-        }
-      }
+      const std::vector<AxisPosition> counted = first_rows_counted(positions, n, axis);
       report.variants.emplace_back(known_variant("text-ids-counted"),
                                    source.compare(start, counted, {expected}).front());
       if (!report.variants.back().second.passed()) continue;

@@ -2,7 +2,9 @@
 /// rope check's known variants, one line each, in the order check compares them: where two pass, the earlier is the
 /// match; of two equally close, the earlier is named. Each file (<name>.cpp, its `matches` name) holds its row (named
 /// fields), the code that builds its variants, its sentence (a catalog message) and, under ROPE_VARIANT_DOCS, its words
-/// in docs/check.md's table. A new known variant is its file and its line here.
+/// in docs/check.md's table. A new known variant is its file and its line here. The rows found by code are asked in
+/// this order too (a search, a reading of the measurement, of q and k's pass or of a range's parts): the searched rows
+/// and the measured ones stand in the order of explanations, the simplest first.
 ///
 /// Included twice: by variants.cpp, which compiles the rows into the library as one translation unit, and by
 /// tests/docs/rope_docgen.cpp with ROPE_VARIANT_DOCS defined, where each file is its ROPE_VARIANT_DOC entries alone:
@@ -24,8 +26,6 @@
 #include "rope/analysis/variants/audio_video_table.cpp"
 #include "rope/analysis/variants/positions_unmapped.cpp"
 #include "rope/analysis/variants/text_positions_other.cpp"
-#include "rope/analysis/variants/text_ids_counted.cpp"
-#include "rope/analysis/variants/caption_from_zero.cpp"
 #include "rope/analysis/variants/scaled_base_10000.cpp"
 #include "rope/analysis/variants/inv_freq_bf16.cpp"
 #include "rope/analysis/variants/inv_freq_f16.cpp"
@@ -79,13 +79,16 @@
 #include "rope/analysis/variants/bf16_as_float32.cpp"
 #include "rope/analysis/variants/pass_through_changed.cpp"
 #include "rope/analysis/variants/positions_restart.cpp"
+#include "rope/analysis/variants/angles_fast_math.cpp"
+#include "rope/analysis/variants/angles_float32.cpp"
 #include "rope/analysis/variants/positions_offset.cpp"
-#include "rope/analysis/variants/base_other.cpp"
+#include "rope/analysis/variants/text_ids_counted.cpp"
+#include "rope/analysis/variants/caption_from_zero.cpp"
 #include "rope/analysis/variants/positions_scaled.cpp"
 #include "rope/analysis/variants/dynamic_length_other.cpp"
+#include "rope/analysis/variants/base_other.cpp"
 #include "rope/analysis/variants/sin_dropped.cpp"
 #include "rope/analysis/variants/elements_unrotated.cpp"
-#include "rope/analysis/variants/angles_fast_math.cpp"
 #include "rope/analysis/variants/heads_zeroed.cpp"
 #include "rope/analysis/variants/heads_uninitialised.cpp"
 #include "rope/analysis/variants/heads_crossed.cpp"
