@@ -103,7 +103,8 @@ void bind_positions(py::module_& m) {
   // float64 [n, axes].
   m.def(
       "grid_positions",
-      [](const Spec& spec, long f, long h, long w, long text, long reference_images, std::optional<double> fps) {
+      [](const Spec& spec, long f, long h, long w, long text, long reference_images, std::optional<double> fps,
+         std::optional<std::vector<double>> scale_factor) {
         if (!spec.rope.model.grid) {
           throw InvalidArgument(
               error_msg("grid_positions: {0} is no diffusers transformer (its config's _class_name "
@@ -115,6 +116,13 @@ void bind_positions(py::module_& m) {
         r.text = text;
         r.reference_images = reference_images;
         r.fps = fps;
+        if (scale_factor) {  // Kandinsky 5's (t, h, w), each axis's angle divided by it (grid_rope.hpp)
+          if (scale_factor->size() != 3) {
+            throw InvalidArgument(
+                error_msg("grid_positions: scale_factor takes three factors (t, h, w), got {0}", scale_factor->size()));
+          }
+          r.scale_factor = std::array<double, 3>{(*scale_factor)[0], (*scale_factor)[1], (*scale_factor)[2]};
+        }
         const GridPositions g = grid_positions(*spec.rope.model.grid, r);
         const auto axes = static_cast<py::ssize_t>(g.axes.size());
         py::array_t<double> out({static_cast<py::ssize_t>(g.tokens.size()), axes});
@@ -127,7 +135,7 @@ void bind_positions(py::module_& m) {
         return py::make_tuple(out, g.axes);
       },
       py::arg("spec"), py::arg("f"), py::arg("h"), py::arg("w"), py::arg("text"), py::arg("reference_images"),
-      py::arg("fps"));
+      py::arg("fps"), py::arg("scale_factor"));
   // One context-parallel rank's positions (analysis/dumps/cp_positions.hpp): (positions int64 [n], the report's value).
   m.def(
       "cp_positions",

@@ -28,7 +28,8 @@ NAMED = {"mistake_zimage_base10000_f32": "base-10000", "mistake_zimage_base10000
          "mistake_hunyuan15_hw_swapped_f32": "axes-swapped", "mistake_hunyuan15_hw_swapped_bf16": "axes-swapped",
          "mistake_kandinsky5_scale_ignored_bf16": "axis-scale-ignored",
          "mistake_qwenimage_text_not_centred_f32": "axis-not-centred",
-         "mistake_qwenimage_text_not_centred_bf16": "axis-not-centred"}
+         "mistake_qwenimage_text_not_centred_bf16": "axis-not-centred",
+         "mistake_zimage_caption_from_zero_f32": "caption-from-zero"}
 
 # The families identify names on each correct dump, with their presets (HunyuanVideo 1.5's RoPE is HunyuanVideo's).
 IDENTIFY = {"zimage_f32_bshd": "Z-Image (z-image-turbo)",

@@ -262,7 +262,7 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   expect_one_line_error(rope_cli({"frequencies", "--tower", "vision"}), 2,
                         "--tower needs --model or --config (a vision-language model's config)");
   expect_one_line_error(rope_cli({"frequencies", "--model", "qwen2.5-vl-7b", "--tower", "bogus"}), 2,
-                        "--tower must be text or vision (got 'bogus')");
+                        "--tower must be text, vision or audio (got 'bogus')");
   expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--scaling", "yarn"}), 2,
                         "--scaling: a vision tower's 2-D RoPE (pixtral) has no context scaling");
   expect_one_line_error(

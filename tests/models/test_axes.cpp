@@ -288,6 +288,8 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   EXPECT_EQ(parse_axis_position_rows("h,w\n3,5\n", "f", 10).front().text(),
             "(3, 5)");  // a vision tower's (row, column)
   EXPECT_EQ(parse_axis_position_rows("7\n-2.5\n", "f", 10)[1].text(), "-2.5");
+  // LTX-2's audio tokens: the one column t (rope positions --audio-frames --csv)
+  EXPECT_EQ(parse_axis_position_rows("token,kind,t\n0,audio,-0.9995\n", "f", 10).front().text(), "-0.9995");
   const auto refused = [](const char* text, const char* message) {
     EXPECT_THAT([&] { parse_axis_position_rows(text, "--axis-positions 'p.csv'", 2); },
                 ThrowsMessage<InvalidArgument>(HasSubstr(message)))
@@ -303,8 +305,8 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   // A row longer than its header, a column named twice, a header of other axes: refused, not read by guess.
   refused("t,h,w\n4,4,4,9\n", "line 2: 4 cells, more than the header's 3");
   refused("t,h,w,t\n1,2,3,4\n", "line 1: the header names the column t 2 times");
-  refused("t\n1\n",
-          "line 1: the header names the axes 't': a positions file has the columns t, h, w or p, w, h, t "
+  refused("h\n1\n",
+          "line 1: the header names the axes 'h': a positions file has the columns t, h, w or p, w, h, t "
           "(HunyuanVL's XD-RoPE; both as rope positions --csv writes them), t, h, w, e (llama.cpp), t, h, w, l "
           "(Flux.2) or h, w (a vision tower)");
   refused("h,w,e\n1,2,3\n", "line 1: the header names the axes 'h,w,e'");

@@ -1,9 +1,10 @@
-// rope/models/grid_rope.hpp (G6): LTX-2's video RoPE read from its config.json (LTX2VideoTransformer3DModel), against
+// rope/models/grid_rope.hpp (G6), (G7): LTX-2's video and audio RoPE read from its config.json
+// (LTX2VideoTransformer3DModel), against
 // tests/reference/ltx2_rope.py (a NumPy port of transformer_ltx2.py at huggingface/diffusers 58eb52c080, checked
 // there against the source's own functions run under torch). The numbers were printed by the port (%.17g): the
 // frequencies of pairs 2, 1000 and 2047 with their axes and channels (pair_table, channels), tokens 1 and n − 1 of the
-// positions (positions()). Frequencies agree to 1e-15 relative (pow in double on both sides); positions to 1e-15
-// (the same float64 steps: (start + end)/2 / base, then 2g − 1).
+// positions (positions(), audio_positions()). Frequencies agree to 1e-15 relative (pow in double on both sides);
+// positions to 1e-15 (the same float64 steps: (start + end)/2 / base, then 2g − 1).
 #include <array>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -103,6 +104,66 @@ TEST_P(Ltx2PositionsPort, PatchMidpointsInSecondsAndPixelsMappedTo2gMinus1) {
 
 INSTANTIATE_TEST_SUITE_P(Diffusers, Ltx2PositionsPort, ::testing::ValuesIn(kPositions),
                          [](const auto& info) { return std::string(info.param.name); });
+
+struct Ltx2Audio {
+  const char* name;
+  const char* config;
+  long frames;
+  std::size_t tokens;
+  double second, last;  // tokens 1 and n − 1
+};
+
+// clang-format off
+const Ltx2Audio kAudio[] = {
+{"defaults", R"({"_class_name": "LTX2VideoTransformer3DModel", "audio_num_attention_heads": 4, "audio_attention_head_dim": 32})", 7, 7, -0.997, -0.97699999999999998},
+{"patch2_causal0", R"({"_class_name": "LTX2VideoTransformer3DModel", "audio_patch_size_t": 2, "audio_scale_factor": 2, "causal_offset": 0})", 6, 3, -0.996, -0.99199999999999999},
+{"rate24000", R"({"_class_name": "LTX2VideoTransformer3DModel", "audio_sampling_rate": 24000, "audio_hop_length": 240})", 3, 3, -0.997, -0.99299999999999999},
+};
+// clang-format on
+
+class Ltx2AudioPort : public ::testing::TestWithParam<Ltx2Audio> {};
+
+TEST_P(Ltx2AudioPort, MelFramesInSecondsMappedTo2gMinus1) {
+  const Ltx2Audio& c = GetParam();
+  const ModelConfig model = parse_model_config(c.config, std::string(c.name) + ".json");
+  GridRequest r;
+  r.latent = {c.frames, 1, 1};
+  r.audio = true;
+  const GridPositions g = grid_positions(*model.grid, r);
+  EXPECT_TRUE(g.audio);
+  ASSERT_EQ(g.tokens.size(), c.tokens);
+  EXPECT_NEAR(g.tokens[1].p[0], c.second, 1e-15);
+  EXPECT_NEAR(g.tokens.back().p[0], c.last, 1e-15);
+}
+
+INSTANTIATE_TEST_SUITE_P(Diffusers, Ltx2AudioPort, ::testing::ValuesIn(kAudio),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Ltx2, TheAudioStreamIsOneAxisOfDOver2FrequenciesInHeadSlices) {
+  // the preset's audio stream: 32 heads × 64, 1024 frequencies over t, no padding; the port's pair_table(axes=1)
+  GridRope audio = ltx2_audio_rope(*load_preset("ltx-2").grid);
+  EXPECT_TRUE(audio.audio);
+  ModelConfig m;
+  m.grid = audio;
+  m.rope.head_dim = audio.head_dim;
+  const RopeSpec spec = make_spec(m);
+  EXPECT_EQ(spec.rotary_dim, 2048);
+  EXPECT_EQ(spec.head_slices, 32);
+  ASSERT_EQ(spec.params.inv_freq.size(), 1024);
+  EXPECT_EQ(spec.axes->padding, 0);
+  EXPECT_EQ(spec.axes->axes, 1);
+  const std::array<int, 3> pairs{0, 500, 1023};
+  const std::array<double, 3> theta{1.5707963267948966, 141.62962006920085, 15707.963267948966};
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_NEAR(spec.params.inv_freq[pairs[k]], theta[k], 1e-15 * theta[k]) << pairs[k];
+  }
+  // audio tokens of another model, and text or fps with them, are refused
+  EXPECT_THROW(ltx2_audio_rope(*load_preset("wan2.1-t2v-1.3b").grid), InvalidArgument);
+  GridRequest r;
+  r.audio = true;
+  r.fps = 24;
+  EXPECT_THROW(grid_positions(audio, r), InvalidArgument);
+}
 
 TEST(Ltx2, ThePresetIsLightricksLtx2) {
   const ModelConfig m = load_preset("ltx-2");

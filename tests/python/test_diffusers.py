@@ -81,3 +81,22 @@ def test_grid_positions_checks_every_product_and_argument():
     with pytest.raises(TypeError, match=r"text must be an integer \(got 2.9\)"):
         rope.grid_positions(flux, (1, 4, 4), text=2.9)
 
+
+
+@pytest.mark.parametrize("scale, attention", [(None, "regular"), ((1, 2, 2), "regular"), ((2, 1.5, 3.16), "nabla")])
+def test_grid_positions_kandinsky5_scale_factor_as_the_port(tmp_path, scale, attention):
+    # tests/reference/diffusers_rope_2026.py: (f, h, w) / scale_factor, fractal_flatten's order for nabla; without a
+    # scale_factor the pipeline's rule for the latent (a 64 x 128-pixel frame: (1, 3.16, 3.16)).
+    import diffusers_rope_2026 as d26
+    cfg = d26.config("kandinsky5", attention_type=attention)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(d26.diffusers_config(cfg)))
+    latent = (3, 16, 32)
+    got = rope.grid_positions(rope.Spec(str(path)), latent, scale_factor=scale)
+    want = d26.positions(cfg, latent, scale=scale)
+    assert got.dtype == np.float64 and got.shape == want.shape == (3 * 8 * 16, 3)
+    assert np.abs(got - want).max() <= 1e-15
+    with pytest.raises(ValueError, match="scale_factor"):
+        rope.grid_positions(rope.Spec(str(path)), latent, scale_factor=(1, 2))
+    with pytest.raises(ValueError, match="Kandinsky 5"):
+        rope.grid_positions(rope.Spec("wan2.1-t2v-1.3b"), (1, 4, 4), scale_factor=(1, 2, 2))

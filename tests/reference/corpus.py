@@ -257,13 +257,13 @@ def diffusers_2026(out, rows):
         failing = c["expect"] != "pass"
         ten = c.get("variant") == "base-other" and c["found"].get("base") == 10000.0
         matches = ("base-10000" if ten else c.get("variant")) if failing else None
-        measured = failing and c.get("variant") in ("axis-scale-ignored", "axis-not-centred")
+        measured = failing and c.get("variant") in ("axis-scale-ignored", "axis-not-centred", "caption-from-zero")
         found = {k: float(v) for k, v in c["found"].items()} if measured else None
         row(rows, "diffusers_2026", c["name"], check, 1 if failing else 0, matches, found)
 
 
 def ltx2_rope(out, rows):
-    """LTX-2's video RoPE (ltx2_rope.py): both rope_types, the dump whole or in heads ([b, s, h, d] and
+    """LTX-2's video and audio RoPE (ltx2_rope.py): both rope_types, the dump whole or in heads ([b, s, h, d] and
     [b, h, s, d]), each correct one passing and each planted mistake named."""
     d, m = generate("ltx2_rope.py", out)
     for c in m["cases"]:

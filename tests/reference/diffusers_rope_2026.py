@@ -21,7 +21,8 @@ tests/reference/diffusers_rope.py's.
                530-535: the latent given as [C, 1, H, W], forward's patch_size 2 and f_patch_size 1).
                The published Tongyi-MAI/Z-Image-Turbo transformer/config.json as quoted by uqer1244/MLX_z-image
                converting/convert_comfy.py @ 93d989d7c27a49a20f0a6167dfb8e5442e31c7fe (axes_lens [1536, 512, 512]).
-               The planted mistake: base 10000 where rope_theta is 256.
+               The planted mistakes: base 10000 where rope_theta is 256; the caption numbered from 0 and the image
+               from L' (caption_start 0: Lumina 2's ids, transformer_lumina2.py:280-281).
     hunyuan15  models/transformers/transformer_hunyuan_video15.py: HunyuanVideo15RotaryPosEmbed (361-391: the grid
                (F // patch_size_t, H // patch_size, W // patch_size) from 0 in float32, get_1d_rotary_pos_embed per
                axis with its default float32 frequencies, use_real), HunyuanVideo15AttnProcessor2_0 (76-99: the latent
@@ -383,6 +384,13 @@ def write_dumps(out):
              variant="axis-not-centred", found={"h_start": -(h - h // 2), "w_start": -(w - w // 2)},
              note="rows and columns from 0 and the text from max(H, W), where scale_rope centres them", pos=qpos,
              model="qwenimage")
+    # Lumina 2's numbering (transformer_lumina2.py:280-281, caption from 0, image from L'): caption_start 0; last, so
+    # that the dumps before it keep their inputs.
+    save("mistake_zimage_caption_from_zero_f32", z, zc,
+         lambda x: z_image_apply(x, z, zc["latent_shape"], zc["text"], False, caption_start=0), "f32", "fail",
+         variant="caption-from-zero", found={"offset": -1.0, "tokens": float(_padded(zc["text"])), "image": 1.0},
+         note="the caption numbered from 0 and the image from L' (Lumina 2's ids), where Z-Image starts them at 1 and "
+              "L' + 1", pos=zpos)
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/diffusers_rope_2026.py",
                        cases=manifest), fh, indent=1)

@@ -17,9 +17,18 @@ src/. Paths are under src/diffusers/ of that commit; line numbers are that commi
             "interleaved": cos/sin repeat-interleaved over dim, dim % 6 channels cos 1 / sin 0 first; "split":
             dim/2 - 3 F pairs cos 1 / sin 0 first, then reshaped (heads, dim / (2 heads)): head h takes pairs
             h * D/2 ... h * D/2 + D/2 - 1.
+        LTX2AudioVideoRotaryPosEmbed.prepare_audio_coords (943-995): audio latent frame f (step patch_size_t) spans
+            the mel frames [f * s + causal_offset - s, (f + patch_size_t) * s + causal_offset - s] clamped at 0
+            (s = scale_factors[0] = audio_scale_factor), * hop_length / sampling_rate: seconds, in float32.
+        forward with modality "audio" (1003-1075): num_pos_dims = 1, so F = dim // 2 frequencies over the one axis
+            t, g = midpoint / base_num_frames (= audio_pos_embed_max_pos), no padding.
         LTX2VideoTransformer3DModel.__init__ (1139-1187 defaults: 32 heads x 128, rope_theta 10000, rope_type
             "interleaved", pos_embed_max_pos 20, base 2048 x 2048, vae_scale_factors (8, 32, 32), causal_offset 1;
-            the rope at 1263-1276 with dim = inner_dim).
+            audio 32 heads x 64, audio_scale_factor 4, audio_pos_embed_max_pos 20, audio_sampling_rate 16000,
+            audio_hop_length 160, audio_patch_size_t 1; the rope at 1263-1276 with dim = inner_dim, the audio_rope at
+            1278-1292 with dim = audio_inner_dim, the same theta, rope_type and causal_offset).
+        LTX2VideoTransformer3DModel.forward (1495-1501): audio_coords = audio_rope.prepare_audio_coords(batch,
+            audio_num_frames) unless the pipeline passes them; pipeline_ltx2.py:1372-1374 passes the same call.
     pipelines/ltx2/pipeline_ltx2.py (937: frame_rate 24.0; 1369-1371: prepare_video_coords(..., fps=frame_rate)).
     scripts/convert_ltx2_to_diffusers.py get_ltx2_transformer_config (299-445): Lightricks/LTX-2, LTX-2.3 and
         LTX-2.5 with 32 x 128, rope_type "split", rope_theta 10000, the defaults above.
@@ -31,6 +40,10 @@ API:
     apply(x, pos, cfg)           float64 reference on x [B, S, H * D]
     source_apply(x, cfg, latent, fps, mistake=None)
                                  the diffusers computation in its float32 steps on x [B, S, H * D]
+    audio_positions(cfg, frames) [n, 1] float64: the audio tokens' 2 g - 1
+    audio_apply(x, pos, cfg)     float64 reference of the audio stream on x [B, S, audio heads * audio D]
+    source_apply_audio(x, cfg, frames, mistake=None)
+                                 the audio stream's diffusers computation in its float32 steps
     write_dumps(out)             the dumps and OUT/manifest.json (python3 ltx2_rope.py OUT)
     self_test()                  the port against torch transcriptions of the source functions (--self-test)
 """
@@ -48,7 +61,9 @@ CLASS_NAME = "LTX2VideoTransformer3DModel"
 
 DEFAULTS = dict(num_attention_heads=32, attention_head_dim=128, rope_theta=10000.0, rope_type="interleaved",
                 pos_embed_max_pos=20, base_height=2048, base_width=2048, vae_scale_factors=[8, 32, 32],
-                causal_offset=1, patch_size=1, patch_size_t=1)
+                causal_offset=1, patch_size=1, patch_size_t=1, audio_num_attention_heads=32,
+                audio_attention_head_dim=64, audio_scale_factor=4, audio_pos_embed_max_pos=20,
+                audio_sampling_rate=16000, audio_hop_length=160, audio_patch_size_t=1)
 
 
 def config(**overrides):
@@ -107,19 +122,56 @@ def positions(cfg, latent, fps=24.0, mapped=True):
     return 2.0 * g - 1.0 if mapped else g
 
 
-def pair_table(cfg):
-    """Per pair of the table (dim/2): axis (-1: padding) and omega (float64)."""
+def pair_table(cfg, axes=3):
+    """Per pair of the table (dim/2): axis (-1: padding) and omega (float64); axes 1: the audio stream's table over
+    audio_view(cfg)."""
     dim = inner_dim(cfg)
-    n = dim // 6
-    pad = dim // 2 - 3 * n  # = (dim % 6) / 2 for both rope_types
+    n = dim // (2 * axes)
+    pad = dim // 2 - axes * n  # = (dim % 6) / 2 for both rope_types; 0 for one axis
     omega = cfg["rope_theta"] ** (np.arange(n) / (n - 1)) * math.pi / 2
     axis = np.full(dim // 2, -1)
     theta = np.zeros(dim // 2)
     for k in range(n):
-        for a in range(3):
-            axis[pad + 3 * k + a] = a
-            theta[pad + 3 * k + a] = omega[k]
+        for a in range(axes):
+            axis[pad + axes * k + a] = a
+            theta[pad + axes * k + a] = omega[k]
     return axis, theta
+
+
+def audio_view(cfg):
+    """The audio stream's RoPE as a config of its own: audio heads x audio head dim, the video's theta and rope_type
+    (transformer_ltx2.py:1278-1292)."""
+    view = dict(cfg)
+    view.update(num_attention_heads=cfg["audio_num_attention_heads"],
+                attention_head_dim=cfg["audio_attention_head_dim"])
+    return view
+
+
+def _audio_bounds(cfg, frames, dtype):
+    """prepare_audio_coords (943-995), shift 0: [n, 2] start and end in seconds, in `dtype` (float32: the
+    source's)."""
+    s = dtype(cfg["audio_scale_factor"])
+    pt = cfg["audio_patch_size_t"]
+    f = np.arange(0, frames, pt).astype(dtype)
+    c = dtype(cfg["causal_offset"])
+    start = np.maximum((f * s).astype(dtype) + c - s, dtype(0)).astype(dtype)
+    end = np.maximum(((f + dtype(pt)).astype(dtype) * s).astype(dtype) + c - s, dtype(0)).astype(dtype)
+    hop, rate = dtype(cfg["audio_hop_length"]), dtype(cfg["audio_sampling_rate"])
+    start_s = ((start * hop).astype(dtype) / rate).astype(dtype)
+    end_s = ((end * hop).astype(dtype) / rate).astype(dtype)
+    return np.stack([start_s, end_s], axis=-1)
+
+
+def audio_positions(cfg, frames, mapped=True):
+    """The numbers the audio frequencies multiply, float64 [n, 1]: 2 g - 1 (mapped=False: g itself)."""
+    b = _audio_bounds(cfg, frames, np.float64)
+    g = (b[:, 0] + b[:, 1]) / 2.0 / cfg["audio_pos_embed_max_pos"]
+    return (2.0 * g - 1.0 if mapped else g)[:, None]
+
+
+def audio_apply(x, pos, cfg):
+    """float64 reference of the audio stream: x [B, S, audio heads * audio D], pos [S, 1]."""
+    return apply(x, pos, audio_view(cfg), axes=1)
 
 
 def channels(cfg, p):
@@ -131,9 +183,9 @@ def channels(cfg, p):
     return h * d + k, h * d + k + d // 2
 
 
-def apply(x, pos, cfg):
-    """float64 reference: x [B, S, dim], pos [S, 3]."""
-    axis, theta = pair_table(cfg)
+def apply(x, pos, cfg, axes=3):
+    """float64 reference: x [B, S, dim], pos [S, axes]."""
+    axis, theta = pair_table(cfg, axes)
     y = np.array(x, dtype=np.float64)
     xs = np.asarray(x, dtype=np.float64)
     for p in range(len(axis)):
@@ -154,16 +206,23 @@ def _tables(cfg, latent, fps, mistake=None):
     mid = ((c[..., 0] + c[..., 1]) / F32(2.0)).astype(F32)
     base = np.array([cfg["pos_embed_max_pos"], cfg["base_height"], cfg["base_width"]], dtype=F32)
     grid = (mid / base).astype(F32)  # [S, 3]
+    return _tables_of(cfg, grid, mistake)
+
+
+def _tables_of(cfg, grid, mistake=None, elems=None):
+    """forward (1009-1075) from g ([S, num_pos_dims], float32): F = dim // elems frequencies, elems = num_pos_dims * 2
+    (the mistake "video_table": 6, the video's, for a one-axis grid)."""
+    elems = elems or 2 * grid.shape[1]
     dim = inner_dim(cfg)
-    n = dim // 6
+    n = dim // elems
     freqs = (cfg["rope_theta"] ** _torch_linspace_f64(n) * math.pi / 2.0).astype(F32)
     m = grid if mistake == "g" else (grid * F32(2) - F32(1)).astype(F32)
-    ang = (m[:, :, None] * freqs[None, None, :]).astype(F32)  # [S, 3, F]
-    ang = np.swapaxes(ang, -1, -2).reshape(len(m), -1)  # [S, 3 F], index 3 k + a
+    ang = (m[:, :, None] * freqs[None, None, :]).astype(F32)  # [S, axes, F]
+    ang = np.swapaxes(ang, -1, -2).reshape(len(m), -1)  # [S, axes F], index axes k + a
     cos, sin = np.cos(ang).astype(F32), np.sin(ang).astype(F32)
     if cfg["rope_type"] == "interleaved":
         cos, sin = np.repeat(cos, 2, axis=-1), np.repeat(sin, 2, axis=-1)
-        pad = dim % 6
+        pad = dim % elems
         cos = np.concatenate([np.ones((len(m), pad), F32), cos], axis=-1)
         sin = np.concatenate([np.zeros((len(m), pad), F32), sin], axis=-1)
         return cos[None], sin[None]
@@ -179,9 +238,27 @@ def _tables(cfg, latent, fps, mistake=None):
     return cos, sin
 
 
+def _audio_tables(cfg, frames, mistake=None):
+    """forward (1003-1075) with modality "audio" in float32 over audio_view(cfg). mistake "video_table": F = dim // 6
+    frequencies, the video's count (num_rope_elems fixed at 6), dim/2 - F pairs padded first (split)."""
+    b = _audio_bounds(cfg, frames, F32)
+    mid = ((b[:, 0] + b[:, 1]) / F32(2.0)).astype(F32)
+    grid = (mid / F32(cfg["audio_pos_embed_max_pos"])).astype(F32)[:, None]  # [S, 1]
+    return _tables_of(audio_view(cfg), grid, mistake, 6 if mistake == "video_table" else None)
+
+
+def source_apply_audio(x, cfg, frames, mistake=None):
+    """The audio processor's rotation of x [B, S, audio heads * audio D] (float32 in, float32 out)."""
+    return _rotate(x, audio_view(cfg), *_audio_tables(cfg, frames, mistake))
+
+
 def source_apply(x, cfg, latent, fps=24.0, mistake=None):
     """The processor's rotation of x [B, S, H * D] (float32 in, float32 out)."""
-    cos, sin = _tables(cfg, latent, fps, mistake)
+    return _rotate(x, cfg, *_tables(cfg, latent, fps, mistake))
+
+
+def _rotate(x, cfg, cos, sin):
+    """apply_interleaved_rotary_emb (38-43) or apply_split_rotary_emb (46-82) by cfg's rope_type."""
     x = np.asarray(x, dtype=F32)
     if cfg["rope_type"] == "interleaved":
         re, im = x[..., 0::2], x[..., 1::2]
@@ -205,9 +282,11 @@ def bf16_round(a):
     return u.astype(np.uint32).view(F32)
 
 
-# The dumps: 4 heads x 32 (inner 128: 21 frequencies per axis, one padding pair), a latent of 3 x 2 x 3, 24 fps.
-SMALL = dict(num_attention_heads=4, attention_head_dim=32)
+# The dumps: 4 heads x 32 (inner 128: 21 frequencies per axis, one padding pair), a latent of 3 x 2 x 3, 24 fps; the
+# audio stream 4 heads x 32 (64 frequencies over t), 7 audio latent frames.
+SMALL = dict(num_attention_heads=4, attention_head_dim=32, audio_num_attention_heads=4, audio_attention_head_dim=32)
 LATENT = (3, 2, 3)
+AUDIO_FRAMES = 7
 
 
 def _fmt(v):
@@ -222,17 +301,21 @@ def write_dumps(out):
     rng = np.random.default_rng(93)
     cases = []
 
-    def save(name, cfg, layout, y_of, dtype, exit, variant=None, note=None, fps=24.0):
-        pos = positions(cfg, LATENT, fps)
-        dim = inner_dim(cfg)
-        h, d = cfg["num_attention_heads"], cfg["attention_head_dim"]
+    def save(name, cfg, layout, y_of, dtype, exit, variant=None, note=None, fps=24.0, audio=False):
+        if audio:
+            pos, view = audio_positions(cfg, AUDIO_FRAMES), audio_view(cfg)
+        else:
+            pos, view = positions(cfg, LATENT, fps), cfg
+        dim = inner_dim(view)
+        h, d = view["num_attention_heads"], view["attention_head_dim"]
         x = rng.standard_normal((1, len(pos), dim)).astype(F32)
         if dtype == "bf16":
             x = bf16_round(x)
         y = y_of(x)
         if dtype == "bf16":
             y = bf16_round(y)
-        err = float(np.abs(y.astype(np.float64) - apply(x, pos, cfg)).max())
+        ref = audio_apply(x, pos, cfg) if audio else apply(x, pos, cfg)
+        err = float(np.abs(y.astype(np.float64) - ref).max())
         ddir = os.path.join(out, name)
         os.makedirs(ddir, exist_ok=True)
         if layout == "flat":  # [batch, seq, 1, heads * d]: the processor's [B, S, inner_dim]
@@ -246,7 +329,7 @@ def write_dumps(out):
         np.save(os.path.join(ddir, "q.npy"), np.ascontiguousarray(xs))
         np.save(os.path.join(ddir, "q_rope.npy"), np.ascontiguousarray(ys))
         with open(os.path.join(ddir, "positions.csv"), "w") as fh:
-            fh.write("t,h,w\n")
+            fh.write("t\n" if audio else "t,h,w\n")
             for row in pos:
                 fh.write(",".join(_fmt(v) for v in row) + "\n")
         with open(os.path.join(ddir, "config.json"), "w") as fh:
@@ -255,9 +338,11 @@ def write_dumps(out):
                 os.path.join(ddir, "q_rope.npy"), "--axis-positions", os.path.join(ddir, "positions.csv"), "--axes",
                 axes]
         args += ["--dtype", "bf16"] if dtype == "bf16" else []
+        args += ["--tower", "audio"] if audio else []
+        stream = dict(audio_frames=AUDIO_FRAMES) if audio else dict(latent_shape=list(LATENT), fps=fps)
         cases.append(dict(name=name, dir=name, rope_type=cfg["rope_type"], layout=layout, dtype=dtype,
-                          shape=list(xs.shape), latent_shape=list(LATENT), fps=fps, exit=exit, matches=variant,
-                          note=note, args=args, max_err_vs_float64=err))
+                          shape=list(xs.shape), **stream, exit=exit, matches=variant, note=note, args=args,
+                          max_err_vs_float64=err))
 
     split = config(rope_type="split", **SMALL)
     inter = config(rope_type="interleaved", **SMALL)
@@ -274,6 +359,22 @@ def write_dumps(out):
          note="every head turned by head 0's slice of the split table (a table built for one head)")
     save("mistake_ltx2_positions_g_f32", split, "bshd", lambda x: source_apply(x, split, LATENT, mistake="g"),
          "f32", 1, variant="positions-unmapped", note="the angles take g = midpoint / base, not 2 g - 1")
+    # The audio stream (--tower audio): its tokens' one axis t in seconds.
+    for layout in ("flat", "bshd"):
+        save(f"ltx2_audio_split_f32_{layout}", split, layout, lambda x: source_apply_audio(x, split, AUDIO_FRAMES),
+             "f32", 0, audio=True)
+    save("ltx2_audio_split_bf16_bhsd", split, "bhsd", lambda x: source_apply_audio(x, split, AUDIO_FRAMES), "bf16",
+         0, audio=True)
+    save("ltx2_audio_interleaved_f32_flat", inter, "flat", lambda x: source_apply_audio(x, inter, AUDIO_FRAMES),
+         "f32", 0, audio=True)
+    save("mistake_ltx2_audio_video_table_f32", split, "bshd",
+         lambda x: source_apply_audio(x, split, AUDIO_FRAMES, mistake="video_table"), "f32", 1,
+         variant="audio-video-table", audio=True,
+         note="the audio turned by dim // 6 frequencies (num_rope_elems fixed at the video's 6), the rest padded")
+    # The released checkpoints' size (32 heads x 128, scripts/convert_ltx2_to_diffusers.py:299-345), last so that
+    # the dumps before it keep their inputs: check reads the 4096-wide table; identify refuses d above 1024.
+    full = config(rope_type="split")
+    save("ltx2_split_full_f32_flat", full, "flat", lambda x: source_apply(x, full, LATENT), "f32", 0)
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/ltx2_rope.py", cases=cases),
                   fh, indent=1)
@@ -413,6 +514,35 @@ def self_test():
             y = fn(torch.from_numpy(x), (cos, sin)).numpy()
             err = float(np.abs(y - source_apply(x, cfg, lat)).max())
             check(f"{rope_type} 4x32: port = the source's own module", err <= 1e-6, f"{err:.2e}")
+    # The audio stream: the port against the source's own class with modality "audio", as the transformer builds
+    # its audio_rope (1278-1292).
+    if src is not None:
+        for rope_type, heads, d, frames in (("split", 4, 32, 7), ("interleaved", 4, 32, 7), ("split", 32, 64, 126)):
+            cfg = config(rope_type=rope_type, audio_num_attention_heads=heads, audio_attention_head_dim=d)
+            rope = src["LTX2AudioVideoRotaryPosEmbed"](
+                dim=heads * d, patch_size=1, patch_size_t=cfg["audio_patch_size_t"],
+                base_num_frames=cfg["audio_pos_embed_max_pos"], sampling_rate=cfg["audio_sampling_rate"],
+                hop_length=cfg["audio_hop_length"], scale_factors=[cfg["audio_scale_factor"]],
+                theta=cfg["rope_theta"], causal_offset=cfg["causal_offset"], modality="audio",
+                rope_type=rope_type, num_attention_heads=heads)
+            coords = rope.prepare_audio_coords(1, frames, torch.device("cpu"))
+            mid = coords.numpy()[0, 0].mean(axis=-1)
+            e_pos = float(np.abs(2 * mid / cfg["audio_pos_embed_max_pos"] - 1 - audio_positions(cfg, frames)[:, 0]).max())
+            check(f"audio {rope_type} {heads}x{d}: positions = the source's coords", e_pos <= 1e-6, f"{e_pos:.2e}")
+            cos, sin = rope(coords)
+            x = rng.standard_normal((1, frames, heads * d)).astype(F32)
+            fn = src["apply_split_rotary_emb" if rope_type == "split" else "apply_interleaved_rotary_emb"]
+            y = fn(torch.from_numpy(x), (cos, sin)).numpy()
+            err = float(np.abs(y - source_apply_audio(x, cfg, frames)).max())
+            check(f"audio {rope_type} {heads}x{d}: port = the source's own module", err <= 1e-6, f"{err:.2e}")
+            e64 = float(np.abs(audio_apply(x, audio_positions(cfg, frames), cfg) - y).max())
+            check(f"audio {rope_type} {heads}x{d}: float64 reference within 5e-3", e64 <= 5e-3, f"{e64:.2e}")
+    cfg = config()
+    p = audio_positions(cfg, 3)
+    check("audio frame 0: mel [0, 1] -> 0.005 s / 20", abs(p[0, 0] - (2 * (0.005 / 20) - 1)) < 1e-15)
+    check("audio frame 2: mel [5, 9] -> 0.07 s / 20", abs(p[2, 0] - (2 * (0.07 / 20) - 1)) < 1e-15)
+    axis, theta = pair_table(audio_view(cfg), axes=1)
+    check("audio 32 x 64: 1024 frequencies over t, no padding", len(axis) == 1024 and (axis == 0).all())
     cfg = config(rope_type="split", num_attention_heads=32, attention_head_dim=128)
     axis, theta = pair_table(cfg)
     check("32 x 128: 2 padding pairs, 682 frequencies x 3 axes", (axis[:2] == -1).all() and (axis[2:5] == [0, 1, 2]).all()

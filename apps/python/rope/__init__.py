@@ -906,17 +906,28 @@ def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_siz
 
 
 @_speaks_python("grid_positions")
-def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None):
+def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, scale_factor=None):
     """Every token's position of a diffusers transformer (Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video,
-    Cosmos-Predict2, Cosmos 3, Z-Image, HunyuanVideo 1.5, Kandinsky 5: a Spec of its ``transformer/config.json`` or
-    preset) as its pipeline builds them from the latent ``(F, H, W)`` the transformer receives (the numbers of
+    Cosmos-Predict2, Cosmos 3, Z-Image, HunyuanVideo 1.5, Kandinsky 5, LTX-2: a Spec of its ``transformer/config.json``
+    or preset) as its pipeline builds them from the latent ``(F, H, W)`` the transformer receives (the numbers of
     ``rope positions --latent-shape``, docs/multi-axis.md §8): ``text`` tokens where the model places text in the
     sequence (Z-Image's padding tokens included), Flux.2's ``reference_images``, LTX's, Cosmos's and Cosmos 3's
-    ``fps``; Kandinsky 5's positions divided by its pipeline's scale_factor for that latent. Returns float64
-    ``[n, axes]``, rows in the order of the attention's sequence."""
+    ``fps``.
+
+    Kandinsky 5 (``Kandinsky5RoPE3D.forward``, diffusers src/diffusers/models/transformers/transformer_kandinsky.py
+    242-260 at 58eb52c080) divides each axis's angle by the pipeline's ``scale_factor``, so its positions here are
+    ``(f, h, w) / scale_factor``, in latent tokens: ``scale_factor`` is a sequence of three positive numbers
+    ``(t, h, w)`` (``rope positions --scale-factor``); ``None`` takes the pipeline's own rule for the latent
+    (``Kandinsky5T2VPipeline._get_scale_factor``, pipeline_kandinsky.py:209-227: ``(1, 2, 2)`` for a video whose frame
+    is 480 to 854 pixels on both sides, else ``(1, 3.16, 3.16)``; ``(1, 1, 1)`` for one frame, pipeline_kandinsky_t2i.py
+    713). Any other model refuses a ``scale_factor``.
+
+    Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
     f, h, w = (_integer(v, "latent_shape") for v in latent_shape)
+    scale = None if scale_factor is None else [float(v) for v in scale_factor]
     out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, _integer(text, "text"),
-                                  _integer(reference_images, "reference_images"), None if fps is None else float(fps))
+                                  _integer(reference_images, "reference_images"), None if fps is None else float(fps),
+                                  scale)
     return out
 
 

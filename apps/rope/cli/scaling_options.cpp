@@ -146,7 +146,7 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
       ->group("Scaling");
   app.add_option("--tower", o.tower,
                  "with --model/--config of a vision-language model: the RoPE of its language model (text, the "
-                 "default) or of its vision tower (vision)")
+                 "default) or of its vision tower (vision); of LTX-2, its audio stream's (audio)")
       ->type_name("TOWER")
       ->group("Scaling");
 }
@@ -155,8 +155,8 @@ namespace {
 
 /// The options as the library's overrides (models/resolve.hpp); the values that need parsing are parsed here.
 RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
-  if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
-    throw InvalidArgument(error_msg("--tower must be text or vision (got '{0}')", o.tower));
+  if (!o.tower.empty() && o.tower != "text" && o.tower != "vision" && o.tower != "audio") {
+    throw InvalidArgument(error_msg("--tower must be text, vision or audio (got '{0}')", o.tower));
   }
   RopeOverrides r = o.rope;
   r.head_dim = flags.dim;
@@ -167,7 +167,10 @@ RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
   r.default_layout = flags.default_layout;
   if (!o.short_factor.empty()) r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
   if (!o.long_factor.empty()) r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
-  r.tower = o.tower == "text" ? Tower::Text : o.tower == "vision" ? Tower::Vision : Tower::Default;
+  r.tower = o.tower == "text"     ? Tower::Text
+            : o.tower == "vision" ? Tower::Vision
+            : o.tower == "audio"  ? Tower::Audio
+                                  : Tower::Default;
   return r;
 }
 

@@ -523,9 +523,9 @@ namespace {
 
 /// The axes a positions file's header may name, each set in the order its components are kept: M-RoPE's t, h, w (rope
 /// positions --csv), llama.cpp's four slots, a vision tower's row and column, HunyuanVL's four XD-RoPE streams p, w,
-/// h, t (rope positions --csv with a HunyuanVL config), Flux.2's t, h, w, l (grid_rope.hpp). A set is read by its
-/// names, whatever the columns' order.
-constexpr std::array<std::string_view, 5> kHeaderAxisSets{"t,h,w", "t,h,w,e", "h,w", "p,w,h,t", "t,h,w,l"};
+/// h, t (rope positions --csv with a HunyuanVL config), Flux.2's t, h, w, l (grid_rope.hpp), LTX-2's audio tokens' t
+/// alone (rope positions --audio-frames --csv). A set is read by its names, whatever the columns' order.
+constexpr std::array<std::string_view, 6> kHeaderAxisSets{"t,h,w", "t,h,w,e", "h,w", "p,w,h,t", "t,h,w,l", "t"};
 /// The other columns of rope positions --csv, skipped.
 constexpr std::array<std::string_view, 3> kHeaderOtherColumns{"token", "segment", "kind"};
 

@@ -36,6 +36,9 @@ constexpr std::array<ClassRow, 12> kClasses{{
     {GridModel::Ltx2, "LTX2VideoTransformer3DModel", "LTX-2"},
 }};
 
+/// A setting in a sentence: 16000, 0.01.
+std::string shown(double v) { return fmt::format("{:g}", v); }
+
 const ClassRow& row_of(GridModel m) {
   for (const ClassRow& r : kClasses) {
     if (r.model == m) return r;
@@ -187,6 +190,21 @@ std::array<double, kMaxAxes> ltx2_video(const GridRope& g, long f, long h, long 
   return p;
 }
 
+/// (G7): an audio token's position 2g − 1, transformer_ltx2.py prepare_audio_coords (943-995, shift 0 as the pipeline
+/// calls it, pipeline_ltx2.py:1372-1374) and forward (1003-1038): latent frame f spans the mel frames
+/// [f·pt·s + c − s, (f·pt + pt)·s + c − s], each end clamped at 0, × hop_length / sampling_rate seconds; the
+/// midpoint ÷ audio_pos_embed_max_pos is g.
+double ltx2_audio(const GridRope& g, long f) {
+  const GridRope::Ltx2Audio& a = *g.ltx2_audio;
+  const double pt = static_cast<double>(a.patch_t);
+  const double start_mel =
+      std::max(static_cast<double>(f) * pt * a.scale_factor + g.causal_offset - a.scale_factor, 0.0);
+  const double end_mel =
+      std::max((static_cast<double>(f) * pt + pt) * a.scale_factor + g.causal_offset - a.scale_factor, 0.0);
+  const double mid = (start_mel * a.hop_length / a.sampling_rate + end_mel * a.hop_length / a.sampling_rate) / 2;
+  return 2 * (mid / a.max_pos) - 1;
+}
+
 long tokens_of(const GridRope& g, const GridRequest& r, std::array<long, 3>& grid) {
   const std::array<long, 3> per{g.patch[0], g.patch[1] * g.pack, g.patch[2] * g.pack};
   static constexpr std::array<const char*, 3> kSide{"F", "H", "W"};
@@ -314,6 +332,38 @@ void kandinsky5_tokens(const GridRope& g, const GridRequest& r, const std::array
 
 }  // namespace
 
+GridRope ltx2_audio_rope(const GridRope& video) {
+  if (video.model != GridModel::Ltx2 || !video.ltx2_audio) {
+    throw InvalidArgument(
+        error_msg("{0} has no audio stream: LTX-2 (LTX2VideoTransformer3DModel) alone turns audio "
+                  "tokens",
+                  display_name(video.model)));
+  }
+  if (video.audio) return video;
+  const GridRope::Ltx2Audio& a = *video.ltx2_audio;
+  GridRope g = video;
+  g.audio = true;
+  // LTX2VideoTransformer3DModel.__init__ (transformer_ltx2.py:1278-1292): dim = audio_inner_dim, the video's theta,
+  // rope_type and causal_offset; forward's num_pos_dims = 1 (1009, 1030-1036): F = dim // 2, no padding.
+  g.head_dim = a.heads * a.head_dim;
+  g.axes = {"t"};
+  g.widths = {2 * (g.head_dim / 2)};
+  g.padding = 0;
+  g.heads = video.heads > 0 ? a.heads : 0;
+  g.patch = {a.patch_t, 1, 1};
+  g.ltx_base = {a.max_pos, 1, 1};
+  g.ltx_vae = {a.scale_factor, 1, 1};
+  g.default_fps = 0;
+  g.notes.clear();
+  g.notes.push_back(msg(
+      "LTX-2's audio stream: one axis t over {0} = {1} heads × {2} channels, {3} frequencies, the latent frame's "
+      "midpoint in seconds (mel frames × {4} / {5}) over {6} s mapped to 2g − 1 (transformer_ltx2.py:943-995, "
+      "1003-1075, 1278-1292)",
+      g.head_dim, a.heads, a.head_dim, g.head_dim / 2, shown(a.hop_length), shown(a.sampling_rate), shown(a.max_pos)));
+  g.source = "transformer_ltx2.py:943-1075 (LTX2AudioVideoRotaryPosEmbed, modality audio), 1278-1292 (audio_rope)";
+  return g;
+}
+
 std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent) {
   if (latent[0] <= 1) return {1.0, 1.0, 1.0};
   const auto between_480p = [](long x) { return 480 <= x && x <= 854; };
@@ -322,6 +372,28 @@ std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent)
 }
 
 GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
+  if (r.audio && !g.audio) return grid_positions(ltx2_audio_rope(g), r);
+  if (g.audio) {
+    if (r.text > 0 || r.reference_images > 0 || r.scale_factor || r.fps || r.latent[1] != 1 || r.latent[2] != 1) {
+      throw InvalidArgument(
+          error_msg("{0}: LTX-2's audio tokens take their latent frames alone (no text, fps, "
+                    "reference images, scale factor or rows)",
+                    option_name("audio_frames")));
+    }
+    GridPositions out;
+    out.audio = true;
+    out.axes = g.axes;
+    tokens_of(g, r, out.grid);
+    for (long f = 0; f < out.grid[0]; ++f) out.tokens.push_back(GridToken{{ltx2_audio(g, f), 0, 0, 0}, 4});
+    const GridRope::Ltx2Audio& a = *g.ltx2_audio;
+    out.notes.push_back(msg(
+        "audio latent frame f spans the mel frames [{0}·f {1}, {0}·f {2}] clamped at 0, × {3} / {4} s; t = "
+        "2g − 1 of the midpoint over {5} s (transformer_ltx2.py:943-995, 1011-1038)",
+        shown(a.scale_factor * static_cast<double>(a.patch_t)), fmt::format("{:+g}", g.causal_offset - a.scale_factor),
+        fmt::format("{:+g}", a.scale_factor * static_cast<double>(a.patch_t) + g.causal_offset - a.scale_factor),
+        shown(a.hop_length), shown(a.sampling_rate), shown(a.max_pos)));
+    return out;
+  }
   const bool hunyuan = g.model == GridModel::HunyuanVideo || g.model == GridModel::HunyuanVideo15;
   const bool text_joint = g.model == GridModel::Flux || g.model == GridModel::Flux2 ||
                           g.model == GridModel::QwenImage || hunyuan || g.model == GridModel::Cosmos3 ||

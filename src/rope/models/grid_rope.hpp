@@ -37,6 +37,11 @@
 ///              base_width), t in seconds (latent frame · 8 + causal_offset − 8, clamped at 0, ÷ fps), h and w in
 ///              pixels (· 32); rope_type "interleaved" pairs (2i, 2i + 1) over inner_dim, "split" gives head h the
 ///              pairs h·P … h·P + P − 1 of the table (P = head_dim/2), rotate_half inside the head               (G6)
+///   LTX-2 audio  the same class with modality "audio" (transformer_ltx2.py:943-995, 1003-1075, 1278-1292): one axis
+///              t over the audio stream's inner dim D_a (audio heads × audio_attention_head_dim), F = D_a/2
+///              frequencies (π/2) · θ^(k/(F−1)), no padding; the positions 2g − 1 of g = the midpoint in seconds /
+///              audio_pos_embed_max_pos, latent frame f spanning the mel frames [f·s + c − s, (f + 1)·s + c − s]
+///              clamped at 0 (s = audio_scale_factor, c = causal_offset), × hop_length / sampling_rate seconds  (G7)
 #pragma once
 
 #include <Eigen/Core>
@@ -109,11 +114,29 @@ struct GridRope {
   double default_fps = 0;                          ///< the pipeline's default frame rate (LTX 25, Cosmos-Predict2 16)
   long seq_multiple = 0;  ///< Z-Image: SEQ_MULTI_OF (32), the multiple each of image and caption is padded to
   std::array<long, 3> table_length{0, 0, 0};  ///< Z-Image: axes_lens, the rows of each axis's table (0: no table)
-  bool fractal = false;         ///< Kandinsky 5: attention_type "nabla", the tokens in 8 × 8 blocks (fractal_flatten)
-  std::vector<Message> origin;  ///< one line per value: where it came from
+  bool fractal = false;  ///< Kandinsky 5: attention_type "nabla", the tokens in 8 × 8 blocks (fractal_flatten)
+  /// LTX-2's audio stream (G7), read from the same config as its video (transformer_ltx2.py:1139-1187, 1278-1292).
+  struct Ltx2Audio {
+    int heads = 32;                ///< audio_num_attention_heads
+    int head_dim = 64;             ///< audio_attention_head_dim
+    double max_pos = 20;           ///< audio_pos_embed_max_pos: g's denominator, seconds
+    double sampling_rate = 16000;  ///< audio_sampling_rate
+    double hop_length = 160;       ///< audio_hop_length: samples per mel frame
+    double scale_factor = 4;       ///< audio_scale_factor: mel frames per latent frame
+    long patch_t = 1;              ///< audio_patch_size_t
+    std::vector<Message> origin;   ///< one line per value: where it came from
+  };
+  std::optional<Ltx2Audio> ltx2_audio;  ///< LTX-2: its audio stream's settings (the video's GridRope and the audio's)
+  bool audio = false;                   ///< this is LTX-2's audio stream (G7): one axis t, latent[0] its frames
+  std::vector<Message> origin;          ///< one line per value: where it came from
   std::vector<Message> notes;
   std::string source;  ///< the module and lines of the source ("transformer_wan.py:354-419")
 };
+
+/// LTX-2's audio stream (G7) of its video's GridRope (ltx2_audio set): one axis t over audio heads × audio head dim,
+/// the video's θ and rope_type.
+/// @throws InvalidArgument where the model is not LTX-2.
+GridRope ltx2_audio_rope(const GridRope& video);
 
 /// The frequency of every pair (G2)–(G4): padding pairs 0 first, then the axes' ladders.
 /// @throws InvalidArgument for widths that are odd or do not fit head_dim, a base not above 1, no frequencies.
@@ -132,6 +155,8 @@ struct GridRequest {
   /// Kandinsky 5: the pipeline's scale_factor (t, h, w); without it, the rule of the pipeline the latent implies
   /// (kandinsky5_scale_factor)
   std::optional<std::array<double, 3>> scale_factor;
+  /// LTX-2's audio tokens (G7): latent {frames, 1, 1} the audio latent's frames, positioned by its audio stream
+  bool audio = false;
 };
 
 /// Kandinsky 5's scale_factor for a latent F × H × W: Kandinsky5T2VPipeline._get_scale_factor
@@ -142,10 +167,11 @@ std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent)
 
 struct GridToken {
   std::array<double, kMaxAxes> p{};
-  int kind = 0;  ///< 0 latent, 1 text, 2 reference image, 3 padding (Z-Image's multiple of 32)
+  int kind = 0;  ///< 0 latent, 1 text, 2 reference image, 3 padding (Z-Image's multiple of 32), 4 audio (LTX-2)
 };
 
 struct GridPositions {
+  bool audio = false;  ///< LTX-2's audio tokens (G7)
   std::vector<std::string> axes;
   std::vector<GridToken> tokens;
   std::array<long, 3> grid{1, 1, 1};  ///< tokens per axis of the latent (t, h, w)
@@ -157,7 +183,7 @@ inline constexpr long kMaxGridTokens = 1L << 22;
 
 /// @throws InvalidArgument for a latent not divisible by the patch, a request the model does not take (text where
 /// the model has none in the same sequence, reference images other than Flux.2's, fps other than LTX's and
-/// Cosmos's), more than kMaxGridTokens tokens.
+/// Cosmos's, audio tokens other than LTX-2's, fps with audio tokens), more than kMaxGridTokens tokens.
 GridPositions grid_positions(const GridRope& g, const GridRequest& r);
 
 }  // namespace rope

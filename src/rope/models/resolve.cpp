@@ -13,6 +13,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/utf8.hpp"
 #include "rope/models/fope.hpp"
+#include "rope/models/grid_rope.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"
 #include "rope/models/presets.hpp"
@@ -80,6 +81,19 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
     m = vision_model(parse_vision_rope(o.vision), dim, base);
     m.name = kNoModelName;
     m.origin.push_back(msg("vision RoPE: {0} ({1} on the command line)", o.vision, option_name("vision")));
+  } else if (o.tower == Tower::Audio) {
+    // LTX-2's audio stream (grid_rope.hpp (G7)): its own RoPE, read from the same config as the video's.
+    if (!m.grid || !m.grid->ltx2_audio) {
+      throw InvalidArgument(error_msg("{0} audio: {1} has no audio stream (LTX-2's LTX2VideoTransformer3DModel has)",
+                                      option_name("tower"), m.name));
+    }
+    GridRope audio = ltx2_audio_rope(*m.grid);
+    m.rope.head_dim = audio.head_dim;
+    for (const Message& line : audio.ltx2_audio->origin) m.origin.push_back(line);
+    m.origin.push_back(msg("tower: audio ({0} on the command line): LTX-2's audio stream", option_name("tower")));
+    m.notes = audio.notes;
+    m.layout_reason = Message(msg("diffusers {0}: {1}", std::string(class_name(audio.model)), audio.source));
+    m.grid = std::move(audio);
   } else if (o.tower == Tower::Text && m.vision_only) {
     throw InvalidArgument(
         error_msg("{0} text: {1} is the config of a vision tower (model_type {2}), it has no language model",

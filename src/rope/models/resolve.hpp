@@ -45,8 +45,9 @@ struct ModelSource {
 std::optional<ModelConfig> load_source(const ModelSource& source);
 
 /// Which RoPE of a vision-language model: the default (the language model's; a vision tower's own
-/// config is its tower), the language model's, or the vision tower's.
-enum class Tower { Default, Text, Vision };
+/// config is its tower), the language model's, or the vision tower's; of LTX-2, its audio stream's
+/// (grid_rope.hpp (G7)).
+enum class Tower { Default, Text, Vision, Audio };
 
 /// Values given on top of the model; nullopt (or empty) is "not given".
 struct RopeOverrides {

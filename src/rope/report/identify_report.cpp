@@ -293,6 +293,11 @@ Value identify_value(const IdentifyRun& run) {
       widths_fit.push_back(f);
     }
     g["widths_fit"] = widths_fit;
+    if (id.grid->per_frequency) {  // LTX's table: its padding pairs and, with per-head slices, its heads
+      g["per_frequency"] = true;
+      g["padding"] = id.grid->padding;
+      g["heads"] = id.grid->heads;
+    }
   }
   if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow
     Value& x = j["xdrope"];
@@ -461,6 +466,15 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     } else {
       if (id.xdrope) {
         row("XD-RoPE", xdrope_text(*id.xdrope, t));
+      } else if (id.grid && id.grid->per_frequency) {
+        row(t.tr("latent grid"),
+            id.grid->heads > 0
+                ? t.tr("LTX's table (docs/multi-axis.md (W10)): {0} padding pairs, then {1} frequencies, the axes t, "
+                       "h, w in turn per frequency; each of {2} heads its own slice of it",
+                       id.grid->padding, id.grid->widths[0] / 2, id.grid->heads)
+                : t.tr("LTX's table (docs/multi-axis.md (W7)): {0} padding pairs, then {1} frequencies, the axes t, "
+                       "h, w in turn per frequency, pairs over the whole vector",
+                       id.grid->padding, id.grid->widths[0] / 2));
       } else if (id.grid) {
         row(t.tr("latent grid"), t.tr("channels per axis {0}, one block per axis, each its own ladder "
                                       "(docs/multi-axis.md (G1), (G2))",
@@ -494,13 +508,29 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
           if (std::find(preset_bases.begin(), preset_bases.end(), g6(w.base)) == preset_bases.end())
             preset_bases.push_back(g6(w.base));
         }
-        row(t.tr("family"),
-            !id.grid->families.empty() ? t.tr("per-axis ladders, base {0}: {1}", base, grouped(id.grid->families))
-            : !widths_only.empty()
-                ? t.tr("per-axis ladders, base {0}: the widths {1} fit {2}, whose base is {3}: the base differs", base,
-                       grid_axes_text(id.grid->widths), grouped(widths_only),
-                       fmt::format("{}", fmt::join(preset_bases, ", ")))
-                : t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base));
+        if (id.grid->per_frequency) {
+          row(t.tr("family"),
+              !id.grid->families.empty()
+                  ? t.tr("ω_k = (π/2)·base^(k/(F−1)), base {0}: {1}", base, grouped(id.grid->families))
+              : !widths_only.empty()
+                  ? t.tr("ω_k = (π/2)·base^(k/(F−1)), base {0}: the size and pairing fit {1}, whose base is {2}: the "
+                         "base differs",
+                         base, grouped(widths_only), fmt::format("{}", fmt::join(preset_bases, ", ")))
+              : id.grid->heads > 0
+                  ? t.tr("ω_k = (π/2)·base^(k/(F−1)), base {0}: LTX-2's table, rope_type split; no preset has {1} "
+                         "channels in {2} heads",
+                         base, id.d, id.grid->heads)
+                  : t.tr("ω_k = (π/2)·base^(k/(F−1)), base {0}: LTX-Video's or LTX-2's table (rope_type "
+                         "interleaved); no preset has {1} channels",
+                         base, id.d));
+        } else
+          row(t.tr("family"),
+              !id.grid->families.empty() ? t.tr("per-axis ladders, base {0}: {1}", base, grouped(id.grid->families))
+              : !widths_only.empty()
+                  ? t.tr("per-axis ladders, base {0}: the widths {1} fit {2}, whose base is {3}: the base differs",
+                         base, grid_axes_text(id.grid->widths), grouped(widths_only),
+                         fmt::format("{}", fmt::join(preset_bases, ", ")))
+                  : t.tr("per-axis ladders, base {0}: no diffusers preset has these widths", base));
       } else {
         row(t.tr("family"), family_text(id.fit, t));
         if (id.axes && !id.axes->presets.empty()) {

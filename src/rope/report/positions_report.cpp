@@ -37,7 +37,7 @@ namespace {
 std::string exact(double v) { return fmt::format("{:.17g}", v); }
 
 const char* grid_kind(int kind) {
-  return kind == 1 ? "text" : kind == 2 ? "reference" : kind == 3 ? "padding" : "latent";
+  return kind == 1 ? "text" : kind == 2 ? "reference" : kind == 3 ? "padding" : kind == 4 ? "audio" : "latent";
 }
 
 /// A diffusers transformer's positions (grid_rope.hpp): axes, one list per token.
@@ -196,10 +196,12 @@ void print_xdrope_positions(std::ostream& out, const PositionsRun& run, const Te
 void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) {
   if (run.grid) {
     const GridPositions& g = *run.grid;
-    out << t.tr(
-        "positions of a {0} latent as its pipeline builds them (docs/multi-axis.md §8): {1} × {2} × {3} "
-        "tokens (t, h, w), {4} in all\n",
-        run.request.model->spec.model_type, g.grid[0], g.grid[1], g.grid[2], g.tokens.size());
+    out << (g.audio ? t.tr("positions of {0}'s audio tokens as its pipeline builds them (docs/multi-axis.md §8, "
+                           "(G7)): {1} in all, one axis t\n",
+                           run.request.model->spec.model_type, g.tokens.size())
+                    : t.tr("positions of a {0} latent as its pipeline builds them (docs/multi-axis.md §8): {1} × {2} "
+                           "× {3} tokens (t, h, w), {4} in all\n",
+                           run.request.model->spec.model_type, g.grid[0], g.grid[1], g.grid[2], g.tokens.size()));
     for (const Message& m : run.origin) out << "  " << m.in(t.lang()) << "\n";
     for (const Message& m : g.notes) out << "  " << m.in(t.lang()) << "\n";
     out << fmt::format("  {:>7}  {:<9}", t.tr("token"), t.tr("kind"));

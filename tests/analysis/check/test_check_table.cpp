@@ -370,6 +370,13 @@ TEST(CheckTable, EveryRowsBuilderBuildsForSomeCase) {
   RopeExpectation ltx2;
   ltx2.rope = make_spec(load_preset("ltx-2"));
   for (const Variant& v : check_variants(ltx2)) built.insert(v.kind);
+  // Its audio stream (grid_rope.hpp (G7)): one axis, dim // 2 frequencies (audio-video-table).
+  ModelConfig audio = load_preset("ltx-2");
+  audio.grid = ltx2_audio_rope(*audio.grid);
+  audio.rope.head_dim = audio.grid->head_dim;
+  RopeExpectation ltx2_audio;
+  ltx2_audio.rope = make_spec(audio);
+  for (const Variant& v : check_variants(ltx2_audio)) built.insert(v.kind);
   // From the dump: positions that restart, a drift at position 3, four groups, a changed channel past the rotated
   // block, the norm scaled; M-RoPE batch rows, [3, batch, seq] (two rows) and text [batch, seq] (three rows).
   RopeExpectation partial = test::expect_half(32, 16);

@@ -50,7 +50,8 @@ struct PositionsOptions {
   std::string latent_shape;
   long reference_images = 0;
   std::optional<double> fps;
-  std::string scale_factor;  ///< Kandinsky 5: T,H,W
+  std::string scale_factor;          ///< Kandinsky 5: T,H,W
+  std::optional<long> audio_frames;  ///< LTX-2: the audio latent's frames (its audio tokens' positions)
   CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
@@ -93,15 +94,25 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 /// --config or --model, not both, is its rule), what the command line types over its rules.
 PositionsRequest positions_request(const PositionsOptions& opt) {
   PositionsRequest r;
-  if (!opt.latent_shape.empty()) {
+  if (!opt.latent_shape.empty() || opt.audio_frames) {
+    const char* option = opt.audio_frames ? "--audio-frames" : "--latent-shape";
     if (opt.figure.wanted() || opt.figure.animated()) {  // a grid's positions have no figure: refused, not dropped
       throw InvalidArgument(
           error_msg("{0} prints a diffusers transformer's positions (text, {1}, {2}): it draws no "
                     "figure, leave out the figure's options",
-                    "--latent-shape", "--json", "--csv"));
+                    option, "--json", "--csv"));
     }
     GridRequest g;
-    g.latent = parse_grid(opt.latent_shape, "--latent-shape");
+    if (opt.audio_frames) {
+      if (*opt.audio_frames < 1 || *opt.audio_frames > kMaxGridTokens) {
+        throw InvalidArgument(error_msg("{0} must be between 1 and {1} audio latent frames (got {2})", "--audio-frames",
+                                        kMaxGridTokens, *opt.audio_frames));
+      }
+      g.audio = true;
+      g.latent = {*opt.audio_frames, 1, 1};
+    } else {
+      g.latent = parse_grid(opt.latent_shape, "--latent-shape");
+    }
     for (const std::string& n : opt.text) {  // the text tokens the model places in the same sequence
       const long tokens = parse_integer(n, "--text");
       if (tokens < 1 || tokens > kMaxGridTokens) {
@@ -119,7 +130,9 @@ PositionsRequest positions_request(const PositionsOptions& opt) {
       g.scale_factor = std::array<double, 3>{v[0], v[1], v[2]};
     }
     r.latent = g;
-    if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, {});
+    RopeOverrides stream;
+    if (opt.audio_frames) stream.tower = Tower::Audio;  // LTX-2's audio stream (grid_rope.hpp (G7))
+    if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, stream);
     r.csv = !opt.csv.empty();
     return r;
   }
@@ -232,6 +245,13 @@ Command add_positions_command(CLI::App& app) {
                       "pipeline builds them (with --model or --config of the transformer)")
           ->type_name("FxHxW");
   latent->excludes("--image")->excludes("--video");
+  add_long_option(*sub, "--audio-frames", opt->audio_frames, 0,
+                  "LTX-2: the audio latent's frames N: every audio token's position (one axis t, seconds) as the "
+                  "pipeline builds them (with --model or --config of the transformer)")
+      ->default_str("")
+      ->excludes(latent)
+      ->excludes("--image")
+      ->excludes("--video");
   add_long_option(*sub, "--reference-images", opt->reference_images,
                   "Flux.2: reference images of the latent's size after it (t = 10, 20, …)")
       ->needs(latent);
@@ -269,7 +289,7 @@ Command add_positions_command(CLI::App& app) {
                 "print JSON: with --latent-shape, axes (their names) and positions (one list per token); with "
                 "--cp-size, the split, the rank's positions (a flat list) and its sequence starts");
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1\n  rope positions --model z-image-turbo --latent-shape 1x4x4 --text 3");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1\n  rope positions --model z-image-turbo --latent-shape 1x4x4 --text 3\n  rope positions --model ltx-2 --audio-frames 4");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

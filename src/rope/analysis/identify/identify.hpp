@@ -186,6 +186,12 @@ struct Identification {
       double base = 0;
     };
     std::vector<WidthsFit> widths_fit;
+    /// LTX's table (models/grid_rope.hpp (G4), (G6)) in place of blocks: after `padding` pairs that do not turn, the
+    /// axes t, h, w in turn per frequency, ω_k = (π/2)·base^(k/(F−1)) (widths 2F each); `heads` > 0 where each head
+    /// turns its own slice of the table (LTX-2's rope_type split), 0 for pairs (2i, 2i + 1) over the whole vector.
+    bool per_frequency = false;
+    int padding = 0;
+    int heads = 0;
   };
   std::optional<GridMatch> grid;
   /// HunyuanVL's XD-RoPE (four position streams p, w, h, t, docs/multi-axis.md (A11)): the stream each channel turns
@@ -282,6 +288,10 @@ void match_vision(Identification& id);
 /// Step 5 for (t, h, w) positions whose pairs read the axes in blocks (identify_grid.cpp): id.grid when each block is
 /// its own ladder of one base, fitting better than one ladder over the head.
 void match_grid(Identification& id);
+/// Step 5 for (t, h, w) positions whose pairs read the axes in turn per frequency (identify_grid.cpp): id.grid
+/// (per_frequency) when the pairs whose axis the positions tell fit LTX's ω_k = (π/2)·base^(k/(F−1)) within 0.05 in
+/// ln θ, with every LTX-Video and LTX-2 preset of that size, pairing and base.
+void match_per_frequency(Identification& id);
 /// Step 5 for (t, h, w) positions whose pairs follow an M-RoPE map of one ladder (identify_grid.cpp): id.axes->presets,
 /// every preset with that map, layout and frequencies (within 0.05 in ln θ).
 void match_mrope_presets(Identification& id);

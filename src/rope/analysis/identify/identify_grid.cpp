@@ -12,6 +12,7 @@
 
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/identify/identify.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/grid_rope.hpp"
 #include "rope/models/presets.hpp"
@@ -167,6 +168,102 @@ void detail::match_grid(Identification& id) {
         msg("the first {0} pairs do not turn: every token's t is 0, so the t block's ladder is not "
             "measured (taken as {1} pairs, the channels before the rotated block)",
             lead, lead));
+  }
+}
+
+void detail::match_per_frequency(Identification& id) {
+  // LTX's table over the whole vector (grid_rope.hpp (G4), (G6)): P = d/2 pairs, F = ⌊P/3⌋ frequencies, the P − 3F
+  // padding pairs first (they do not turn, so the n measured pairs are the rest), pair 3k + a of the rest on axis a.
+  const int n = static_cast<int>(id.pairs.size());
+  const int P = id.d / 2, F = P / 3, pad = P - 3 * F;
+  if (!id.axes || id.d % 2 != 0 || F < 3 || n != 3 * F || static_cast<int>(id.theta.size()) != n ||
+      static_cast<int>(id.axes->pair_axis.size()) != n)
+    return;
+  // The pairs whose axis the positions tell (the fast ones alias on a small grid, their axis unknown): each must be
+  // the axis j mod 3, the first two frequencies' among them.
+  std::vector<int> known;
+  for (int j = 0; j < n; ++j) {
+    const int a = id.axes->pair_axis[static_cast<std::size_t>(j)];
+    if (a < 0) continue;
+    if (a != j % 3) return;
+    if (weight(id, j) > 0) known.push_back(j);
+  }
+  if (known.size() < 6 || known[5] != 5) return;
+  // ln(θ_j / (π/2)) = x_j·ln base, x_j = ⌊j/3⌋/(F − 1): least squares through the origin over the known pairs.
+  const auto x = [F](int j) { return static_cast<double>(j / 3) / static_cast<double>(F - 1); };
+  double sxy = 0, sxx = 0;
+  for (const int j : known) {
+    const double w = weight(id, j);
+    sxy += w * x(j) * std::log(id.theta[j] / (kPi / 2)), sxx += w * x(j) * x(j);
+  }
+  const double base = std::exp(sxy / sxx);
+  if (!(base > 1)) return;
+  const auto ladder = [&](double b) {
+    Eigen::VectorXd theta(n);
+    for (int j = 0; j < n; ++j) theta[j] = kPi / 2 * std::pow(b, x(j));
+    return theta;
+  };
+  const auto residual_known = [&](const Eigen::VectorXd& fit) {
+    double rss = 0, ws = 0;
+    for (const int j : known) {
+      const double r = std::log(id.theta[j]) - std::log(fit[j]);
+      rss += weight(id, j) * r * r, ws += weight(id, j);
+    }
+    return std::sqrt(rss / ws);
+  };
+  Identification::GridMatch g;
+  g.per_frequency = true;
+  g.padding = pad;
+  g.widths.assign(3, 2 * F);
+  g.base = base;
+  g.bases.assign(3, base);
+  g.theta = ladder(base);
+  g.residual = residual_known(g.theta);
+  if (!(g.residual <= 0.05)) return;
+  // The pairing: (2i, 2i + 1) over the whole vector (LTX-Video; LTX-2's rope_type interleaved), or each head of d_h
+  // channels its slice of the table, table pair p at (h·d_h + k, h·d_h + k + d_h/2), h = p / (d_h/2) (LTX-2's split).
+  const auto pairs_are = [&](int head) {
+    for (int j = 0; j < n; ++j) {
+      const int p = pad + j;
+      std::pair<int, int> c{2 * p, 2 * p + 1};
+      if (head > 0) c = {(p / (head / 2)) * head + p % (head / 2), (p / (head / 2)) * head + p % (head / 2) + head / 2};
+      if (id.pairs[static_cast<std::size_t>(j)] != c) return false;
+    }
+    return true;
+  };
+  if (!pairs_are(0)) {
+    for (int head = 2; head < id.d && g.heads == 0; head += 2) {
+      if (id.d % head == 0 && pairs_are(head)) g.heads = id.d / head;
+    }
+    if (g.heads == 0) return;
+  }
+  // Every preset of this size and pairing whose frequencies fit (LTX-Video's fixed 10000, LTX-2's rope_theta).
+  for (const PresetInfo& p : list_presets()) {
+    const RopeSpec spec = make_spec(load_preset(p.name));
+    if (!spec.axes || !spec.axes->grid() || !spec.axes->per_frequency || spec.axes->axes != 3 ||
+        spec.rotary_dim != id.d || spec.head_slices != g.heads || (g.heads == 0 && spec.layout != Layout::Interleaved))
+      continue;
+    const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
+    const std::string family = model ? std::string(display_name(*model)) : spec.model_type;
+    if (residual_known(spec.params.inv_freq.segment(pad, n)) <= 0.05) {
+      g.families.push_back({family, p.name});
+    } else {
+      g.widths_fit.push_back({family, p.name, spec.config.base});
+    }
+  }
+  id.grid = g;
+  id.notes.erase(std::remove_if(id.notes.begin(), id.notes.end(),
+                                [](const Message& note) {
+                                  return note.en.rfind("no family explains the frequencies", 0) == 0 ||
+                                         note.en.rfind("the pairs' axes follow neither", 0) == 0 ||
+                                         note.en.rfind("the positions cannot tell which axis", 0) == 0;
+                                }),
+                 id.notes.end());
+  if (static_cast<int>(known.size()) < n) {
+    id.notes.push_back(
+        msg("LTX's table fitted on the {0} pairs whose axis the positions tell (the first {1} frequencies); the "
+            "faster ones turn too far between tokens to be measured",
+            known.size(), known.back() / 3 + 1));
   }
 }
 

@@ -231,6 +231,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   });
   if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
   if (!positions.empty() && positions.front().count == 3) detail::match_grid(id);    // (t, h, w): a latent grid?
+  if (!positions.empty() && positions.front().count == 3 && !id.grid) detail::match_per_frequency(id);  // LTX's
   if (!positions.empty() && positions.front().count == 3 && !id.grid) detail::match_mrope_presets(id);
   // Four streams: HunyuanVL's XD-RoPE (p, w, h, t), HF's map or Tencent's.
   if (!positions.empty() && positions.front().count == 4) detail::identify_xdrope(before, after, positions, moving, id);

@@ -63,7 +63,7 @@ PositionsRun run_positions(const PositionsRequest& request) {
                     "QwenImageTransformer2DModel, HunyuanVideoTransformer3DModel, "
                     "LTXVideoTransformer3DModel, CosmosTransformer3DModel, Cosmos3OmniTransformer, "
                     "LTX2VideoTransformer3DModel)",
-                    option_name("latent_shape")));
+                    option_name(request.latent->audio ? "audio_frames" : "latent_shape")));
     }
     run.origin = request.model->spec.origin;
     run.grid = grid_positions(*request.model->model.grid, *request.latent);

@@ -29,6 +29,7 @@ class DiffusersReader {
   void read_z_image();
   void read_kandinsky5();
   void read_ltx2();
+  void read_ltx2_audio(std::string_view init);
   /// A true/false key, or the class's default.
   bool flag(std::string_view key, bool fallback, std::string_view init) {
     const std::optional<bool> v = r_.boolean(doc_, "", key);
@@ -442,12 +443,23 @@ void DiffusersReader::read_ltx2() {
   const std::vector<double> vae = list("vae_scale_factors", {8, 32, 32}, init);
   if (vae.size() != 3) r_.fail("vae_scale_factors", fmt::format("expected 3 numbers (t, h, w), got {}", vae.size()));
   g_.ltx_vae = {vae[0], vae[1], vae[2]};
-  g_.causal_offset = static_cast<double>(whole("causal_offset", 1, init));
+  // causal_offset 1 for a causal VAE, 0 for a non-causal one (transformer_ltx2.py:820-822): 0 is read too.
+  const std::optional<double> causal = r_.non_negative(doc_, "", "causal_offset");
+  if (causal && (*causal != std::floor(*causal) || *causal > 1024)) {
+    r_.fail("causal_offset", fmt::format("expected a whole number between 0 and 1024, got {}", num(*causal)));
+  }
+  if (causal) {
+    g_.origin.push_back(origin_line(Message::same("causal_offset"), num(*causal), Message::same("causal_offset")));
+  } else {
+    default_line("causal_offset", "1", init);
+  }
+  g_.causal_offset = causal.value_or(1.0);
   const long p = whole("patch_size", 1, init);
   const long pt = whole("patch_size_t", 1, init);
   if (p < 1 || pt < 1 || p > 1024 || pt > 1024) r_.fail("patch_size", "must be between 1 and 1024");
   g_.patch = {pt, p, p};
   g_.default_fps = 24;  // pipeline_ltx2.py:937 frame_rate = 24.0
+  read_ltx2_audio(init);
   if (g_.heads > 0) {
     g_.notes.push_back(
         msg("LTX-2 (rope_type split) builds one table over the {0} channels of {1} heads × {2} and gives head h "
@@ -462,6 +474,41 @@ void DiffusersReader::read_ltx2() {
             g_.head_dim, heads, d));
   }
   g_.source = "transformer_ltx2.py:814-1075 (LTX2AudioVideoRotaryPosEmbed), pipeline_ltx2.py:1369-1371 (positions)";
+}
+
+void DiffusersReader::read_ltx2_audio(std::string_view init) {
+  // The audio stream's RoPE, LTX2AudioVideoRotaryPosEmbed(dim=audio_inner_dim, modality="audio", ...)
+  // (transformer_ltx2.py:1278-1292), of the same __init__'s keys (1157-1165); its lines of origin kept apart, said
+  // when the audio stream is selected (resolve.hpp Tower::Audio).
+  std::vector<Message> video_origin = std::move(g_.origin);
+  g_.origin.clear();
+  GridRope::Ltx2Audio a;
+  const long heads = whole("audio_num_attention_heads", 32, init);
+  const long d = whole("audio_attention_head_dim", 64, init);
+  if (heads < 1 || heads > kMaxDim || d < 2 || d > kMaxDim || heads * d > kMaxDim || d % 2 != 0) {
+    r_.fail("audio_num_attention_heads",
+            fmt::format("audio heads × an even audio_attention_head_dim must be between 2 and {}", kMaxDim));
+  }
+  a.heads = static_cast<int>(heads);
+  a.head_dim = static_cast<int>(d);
+  const long max_pos = whole("audio_pos_embed_max_pos", 20, init);
+  const long rate = whole("audio_sampling_rate", 16000, init);
+  const long hop = whole("audio_hop_length", 160, init);
+  const long scale = whole("audio_scale_factor", 4, init);
+  const long pt = whole("audio_patch_size_t", 1, init);
+  if (max_pos < 1 || rate < 1 || hop < 1 || scale < 1 || pt < 1 || pt > 1024) {
+    r_.fail("audio_sampling_rate",
+            "audio_pos_embed_max_pos, audio_sampling_rate, audio_hop_length and audio_scale_factor must be positive, "
+            "audio_patch_size_t between 1 and 1024");
+  }
+  a.max_pos = static_cast<double>(max_pos);
+  a.sampling_rate = static_cast<double>(rate);
+  a.hop_length = static_cast<double>(hop);
+  a.scale_factor = static_cast<double>(scale);
+  a.patch_t = pt;
+  a.origin = std::move(g_.origin);
+  g_.origin = std::move(video_origin);
+  g_.ltx2_audio = std::move(a);
 }
 
 }  // namespace
