@@ -50,13 +50,9 @@ bool search_caption(M search) {
                                  search.source.compare(search.start, counted, {expected}).front());
     if (!report.variants.back().second.passed()) continue;
     const long tokens = static_cast<long>(positions.size()) - from;
-    CheckDiagnosis& dg = report.diagnosis;
-    dg.matches = known_variant("caption-from-zero");
-    dg.found = {{"offset", -1.0}, {"tokens", static_cast<double>(tokens)}, {"image", image ? 1.0 : 0.0}};
-    dg.difference = {{"caption_t_offset", 0, -1}};
-    dg.difference_explained = report.variants.back().second.total;
-    dg.difference_total = report.variants.back().second.total;
-    return true;
+    return name_confirmed(search, "caption-from-zero",
+                          {{"offset", -1.0}, {"tokens", static_cast<double>(tokens)}, {"image", image ? 1.0 : 0.0}},
+                          {{"caption_t_offset", 0, -1}});
   }
   return false;
 }

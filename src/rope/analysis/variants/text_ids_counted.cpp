@@ -38,13 +38,10 @@ bool search_text_ids(M search) {
       report.variants.emplace_back(known_variant("text-ids-counted"),
                                    source.compare(start, counted, {expected}).front());
       if (!report.variants.back().second.passed()) continue;
-      CheckDiagnosis& dg = report.diagnosis;
-      dg.matches = known_variant("text-ids-counted");
-      dg.found = {{"axis", axis == axes ? -1.0 : static_cast<double>(axis)}, {"tokens", static_cast<double>(n)}};
-      dg.difference = {{"text_positions", 0, static_cast<double>(n)}};
-      dg.difference_explained = report.variants.back().second.total;
-      dg.difference_total = report.variants.back().second.total;
-      return true;
+      return name_confirmed(
+          search, "text-ids-counted",
+          {{"axis", axis == axes ? -1.0 : static_cast<double>(axis)}, {"tokens", static_cast<double>(n)}},
+          {{"text_positions", 0, static_cast<double>(n)}});
     }
   }
   return false;

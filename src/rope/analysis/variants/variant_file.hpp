@@ -176,6 +176,20 @@ inline bool explain_elements(M m, const char* name, std::vector<std::pair<std::s
   return true;
 }
 
+/// The comparison last added to the report (report.variants' last) confirmed the row `name` over the whole dump: named
+/// with its parameters and the difference, its share that comparison's every element.
+inline bool name_confirmed(M m, const char* name, std::vector<std::pair<std::string, double>> found,
+                           std::vector<CheckDiagnosis::Difference> diff) {
+  CheckDiagnosis& dg = m.report.diagnosis;
+  const DumpComparison& confirmed = m.report.variants.back().second;
+  dg.matches = known_variant(name);
+  dg.found = std::move(found);
+  dg.difference = std::move(diff);
+  dg.difference_explained = confirmed.total;
+  dg.difference_total = confirmed.total;
+  return true;
+}
+
 /// Elements were classified, and some fail.
 inline bool elements_fail(M m) {
   return m.elements != nullptr && m.elements->failing != 0 && m.report.comparison.failing != 0;
