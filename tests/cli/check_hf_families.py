@@ -45,6 +45,8 @@ EPS_F32 = 2.0 ** -23
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOT_JUDGED = {"preset_minimax_m2_f64", "mistral4_class_mla_dims_f64"}
+with open(os.path.join(HERE, "..", "data", "transformers", "rotary.json")) as _f:
+    TRANSFORMERS_RECORD = json.load(_f)["cases"]
 
 
 def transformers_theta(case):
@@ -52,8 +54,7 @@ def transformers_theta(case):
     where the class keeps one per layer type, the case's layer type (its --layer-type, else sliding or full by its
     name)."""
     name = case["name"]
-    with open(os.path.join(HERE, "..", "data", "transformers", "rotary.json")) as f:
-        rec = json.load(f)["cases"].get(name)
+    rec = TRANSFORMERS_RECORD.get(name)
     if rec is None or name in NOT_JUDGED:
         return None
     bufs, scaling = rec["inv_freq"], rec["attention_scaling"]

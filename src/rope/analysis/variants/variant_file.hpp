@@ -162,32 +162,23 @@ inline bool diagnosis_names(M m, const char* name) {
   return m.report.diagnosis.matches && *m.report.diagnosis.matches == known_variant(name);
 }
 
-/// The failing elements all of one kind (ElementClasses) explain the whole dump: the row `name` named with its
-/// parameters and the difference, its share every element.
-inline bool explain_elements(M m, const char* name, std::vector<std::pair<std::string, double>> found,
-                             std::vector<CheckDiagnosis::Difference> diff) {
-  CheckDiagnosis& dg = m.report.diagnosis;
-  const DumpComparison& e = m.report.comparison;
-  dg.matches = known_variant(name);
-  dg.found = std::move(found);
-  dg.difference = std::move(diff);
-  dg.difference_total = e.total;
-  dg.difference_explained = e.total;
-  return true;
-}
-
-/// The comparison last added to the report (report.variants' last) confirmed the row `name` over the whole dump: named
-/// with its parameters and the difference, its share that comparison's every element.
+/// The row `name` named with its parameters and the difference, confirmed over the whole dump: its share every element
+/// of the dump's comparison (a search's confirming comparison covers the same elements).
 inline bool name_confirmed(M m, const char* name, std::vector<std::pair<std::string, double>> found,
                            std::vector<CheckDiagnosis::Difference> diff) {
   CheckDiagnosis& dg = m.report.diagnosis;
-  const DumpComparison& confirmed = m.report.variants.back().second;
   dg.matches = known_variant(name);
   dg.found = std::move(found);
   dg.difference = std::move(diff);
-  dg.difference_explained = confirmed.total;
-  dg.difference_total = confirmed.total;
+  dg.difference_explained = m.report.comparison.total;
+  dg.difference_total = m.report.comparison.total;
   return true;
+}
+
+/// The failing elements all of one kind (ElementClasses) explain the whole dump: the row `name` named so.
+inline bool explain_elements(M m, const char* name, std::vector<std::pair<std::string, double>> found,
+                             std::vector<CheckDiagnosis::Difference> diff) {
+  return name_confirmed(m, name, std::move(found), std::move(diff));
 }
 
 /// Elements were classified, and some fail.
