@@ -132,7 +132,7 @@ def variants_counts(root):
 def found_by_code(root):
     """The rows of variant_list.hpp found by code (a detection other than compared or built from the dump), and how
     many of them hold what finds them in their file: a screen, a search, a reading of the failing elements, of the
-    measurement, of q and k's pass or of a range's parts, or a mode's diagnosis."""
+    measurement, of q and k's pass, of a range's parts or of the pair norms, or a mode's diagnosis."""
     found = held = 0
     for stem in re.findall(r'#include "rope/analysis/variants/(\w+)\.cpp"',
                            read(root, "src/rope/analysis/variants/variant_list.hpp")):
@@ -141,7 +141,7 @@ def found_by_code(root):
         if not detection or detection.group(1) in ("Compared", "FromDump"):
             continue
         found += 1
-        held += bool(re.search(r"\br\.(?:screen|search|classified|measured|paired|over_parts|in_mode) =", code))
+        held += bool(re.search(r"\br\.(?:screen|search|classified|measured|paired|over_parts|by_norms|in_mode) =", code))
     return found, held
 
 

@@ -51,10 +51,8 @@ void name_match(CheckReport& report, const DumpSource& source, const std::vector
   CheckDiagnosis& dg = report.diagnosis;
   dg.matches = kind;
   dg.found = std::move(found);
-  if (kind == known_variant("norm-scaled") && !dg.found.empty()) {  // the magnitude measured: s times the expected a
-    const double a = report.expected.attention_factor();
-    dg.difference = {{"attention_factor", a, a * dg.found.front().second}};
-  }
+  if (const VariantRow& row = variant_row(kind); row.difference && !dg.found.empty())
+    dg.difference = row.difference(report.expected, dg.found);
   const VariantSaying saying{report.expected, dg, report.comparison, positions, source.groups(), source.dtype()};
   dg.message = variant_sentence(kind, saying);
 }
@@ -382,7 +380,7 @@ void diagnose_measured(CheckReport& report, const DumpSource& source, long start
   }
   if (m.position_offset != 0) diff.push_back({"position_offset", 0, m.position_offset});
   // The magnitude beyond 1 %: a few elements off (a corrupted block) move the fitted a² by less; an exact magnitude is
-  // the norm screen's (norm-scaled), named before the measurement.
+  // found by the pair norms (a row's by_norms), named before the measurement.
   if (std::abs(m.attention_factor / expected.attention_factor() - 1) > 1e-2)
     diff.push_back({"attention_factor", expected.attention_factor(), m.attention_factor});
   // What the frequencies are beside the expected ones: one constant ratio, else a plain ladder of another base.
@@ -550,7 +548,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   report.only_position_zero = true;
   for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
   // The elements under (C1) and, in the same pass, the pair norms under (N1) (check.hpp).
-  Variant by_norm = variant_of(known_variant("norm-scaled"), expected);
+  Variant by_norm = variant_of(known_variant("expected"), expected);
   by_norm.norms = true;
   ComparePass together;
   together.norms_as_previous = true;
@@ -583,15 +581,14 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   const bool norm_scaled = !norms.passed() && norms.before_non_finite.count == 0 && norms.after_non_finite.count == 0 &&
                            std::abs(s - 1) > check_norm_bound(expected, source.dtype());
   if (report.comparison.passed() && norm_scaled) {
-    // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair
-    // norms are the comparison, every pair's ratio computed.
-    ComparePass exact;
-    exact.exact_norms = true;
-    report.comparison = source.compare(start, positions, {by_norm}, exact).front();
-    report.comparison_is_norms = true;
-    report.norm_ratio = report.comparison.max_ratio;
-    name_match(report, source, positions, known_variant("norm-scaled"), {{"factor", s}});
-    return report;
+    // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the rows found
+    // by the pair norms, in the table's order.
+    NormsSearch search{report, source, start, positions, by_norm, s};
+    for (const VariantRow& row : variant_table()) {
+      if (!row.by_norms || !row.by_norms(search)) continue;
+      name_match(report, source, positions, *report.diagnosis.matches, report.diagnosis.found);
+      return report;
+    }
   }
   refuse_non_finite_before(report.comparison, positions, source);
   if (report.comparison.passed()) return report;

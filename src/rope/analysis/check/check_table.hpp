@@ -127,6 +127,18 @@ struct PairedFacts {
   long q_heads = 0, k_heads = 0;
 };
 
+/// What a row found by the pair norms reads (VariantRow::by_norms): the check's report, whose elements pass (C1)
+/// while the pair norms fail (N1), the dump and its positions, the expectation's pair-norm comparison (a Variant with
+/// `norms`) and the norms' energy-weighted ratio, beyond (N1)'s bound.
+struct NormsSearch {
+  CheckReport& report;
+  const DumpSource& source;
+  long start = 0;
+  const std::vector<AxisPosition>& positions;
+  const Variant& norms;
+  double scale = 1;
+};
+
 /// A row's reading of the pair (VariantRow::paired): the tensors whose diagnosis it names, and its parameters.
 struct PairedReading {
   bool names_q = false, names_k = false;
@@ -170,6 +182,15 @@ struct VariantRow {
   /// in the report's diagnosis (matches, found) and returns true, else returns false (a note it adds stays); the rows
   /// are asked in the table's order, the first that names its row ends the screen; nullptr for a row found otherwise.
   bool (*screen)(VariantSearch& search) = nullptr;
+  /// Found by the pair norms of a dump whose elements pass (C1) and whose norms fail (N1) beyond its bound, in the
+  /// first pass (VariantDetection::Screened): names its row in the report's diagnosis (matches, found; the report's
+  /// comparison may become the norms') and returns true, else returns false; the rows are asked in the table's order;
+  /// nullptr for a row found otherwise.
+  bool (*by_norms)(NormsSearch& search) = nullptr;
+  /// What its parameters change (expected → found), from the expectation and CheckDiagnosis::found, wherever it is
+  /// named (the norm's factor as the attention factor); nullptr: the difference the diagnosis states is left as it is.
+  std::vector<CheckDiagnosis::Difference> (*difference)(
+      const RopeExpectation& expected, const std::vector<std::pair<std::string, double>>& found) = nullptr;
   /// Found by a search or a measurement of a failing dump after the compared variants (VariantDetection::Searched,
   /// Measured): names its row in the report's diagnosis and returns true where the whole dump confirms it, else
   /// returns false (the comparisons it made stay in the report's variants); the rows are asked in the table's order

@@ -73,6 +73,24 @@ VariantRow row() {
     }
     return Message{};
   };
+  // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair norms
+  // are the comparison, every pair's ratio computed.
+  r.by_norms = [](NormsSearch& n) {
+    ComparePass exact;
+    exact.exact_norms = true;
+    CheckReport& report = n.report;
+    report.comparison = n.source.compare(n.start, n.positions, {n.norms}, exact).front();
+    report.comparison_is_norms = true;
+    report.norm_ratio = report.comparison.max_ratio;
+    report.diagnosis.matches = known_variant("norm-scaled");
+    report.diagnosis.found = {{"factor", n.scale}};
+    return true;
+  };
+  // The magnitude measured: s times the expected attention factor a.
+  r.difference = [](E e, const std::vector<std::pair<std::string, double>>& found) {
+    const double a = e.attention_factor();
+    return std::vector<CheckDiagnosis::Difference>{{"attention_factor", a, a * found.front().second}};
+  };
   r.from_dump = {[](F f) { return dump_shown(f) && f.dump->norm_scale.has_value(); },
                  [](F f, Out out) {
                    Variant& v = put(out, f.expected);
