@@ -182,6 +182,7 @@ Json answers(const Json& row, Witnessed* seen = nullptr) {
       Json names = Json::array();
       for (const Json& f : r["grid"]["families"]) names.push_back(f["family"]);
       i["grid_families"] = names;
+      if (r["grid"].contains("heads")) i["grid_heads"] = r["grid"]["heads"];  // LTX's table: split's heads, or 0
     }
     if (r.contains("query_heads") && !r["query_heads"].is_null()) i["query_heads"] = r["query_heads"];
     if (r.contains("angles_fast_math") && r["angles_fast_math"].is_object())  // check's angles-fast-math, named

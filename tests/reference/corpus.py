@@ -243,7 +243,7 @@ def diffusers(out, rows):
         matches = ("base-10000" if ten else c.get("variant")) if failing else None
         measured = failing and c.get("variant") in ("base-other", "text-ids-counted") and not ten
         found = {k: float(v) for k, v in c["found"].items() if k != "expected"} if measured else None
-        row(rows, "diffusers", c["name"], check, 1 if failing else 0, matches, found)
+        row(rows, "diffusers", c["name"], check, 1 if failing else 0, matches, found, identify=c.get("identify"))
 
 
 def diffusers_2026(out, rows):
@@ -267,7 +267,7 @@ def ltx2_rope(out, rows):
     [b, h, s, d]), each correct one passing and each planted mistake named."""
     d, m = generate("ltx2_rope.py", out)
     for c in m["cases"]:
-        row(rows, "ltx2_rope", c["name"], c["args"], c["exit"], c["matches"])
+        row(rows, "ltx2_rope", c["name"], c["args"], c["exit"], c["matches"], identify=c.get("identify"))
 
 
 def diagnosis_2026(out, rows):

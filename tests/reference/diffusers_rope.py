@@ -885,6 +885,13 @@ def write_dumps(out):
                                             bf16=dtype == "bf16"),
              dtype, 1, "fail", variant="text-ids-counted", found={"axis": 0, "tokens": 3},
              note="txt_ids counted 0, 1, 2 on t where every text token is at (0, 0, 0)")
+    # LTX-Video at its released size (transformer_ltx.py:431-469, 32 heads x 64: one table over 2048 channels, 341
+    # frequencies per axis, one padding pair), read whole; rope identify names the preset of that size and base.
+    ltx_full = config("ltx")
+    lat = CASES["ltx"]["latent_shape"]
+    entry = save("ltx_full_f32_bshd", ltx_full, CASES["ltx"], lambda x: source_apply(x, ltx_full, lat), "f32", 1,
+                 "pass", heads=ltx_full["num_attention_heads"])
+    entry["identify"] = dict(grid_families=["LTX-Video"], grid_base=10000.0, grid_heads=0)
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/diffusers_rope.py",
                        cases=manifest), fh, indent=1)

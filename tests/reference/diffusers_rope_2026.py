@@ -23,6 +23,10 @@ tests/reference/diffusers_rope.py's.
                converting/convert_comfy.py @ 93d989d7c27a49a20f0a6167dfb8e5442e31c7fe (axes_lens [1536, 512, 512]).
                The planted mistakes: base 10000 where rope_theta is 256; the caption numbered from 0 and the image
                from L' (caption_start 0: Lumina 2's ids, transformer_lumina2.py:280-281).
+               Omni mode (z_image_omni_ids: several images, each after its prompt segment): patchify_and_embed_omni
+               (625-762), _build_unified_sequence (838-851: [captions, images, siglip]), _prepare_sequence (784-788);
+               pipelines/z_image/pipeline_z_image_omni.py (229-236: N + 2 prompt segments for N condition images,
+               473-535, 595); held equal to the source's own method, executed from the file (--self-test).
     hunyuan15  models/transformers/transformer_hunyuan_video15.py: HunyuanVideo15RotaryPosEmbed (361-391: the grid
                (F // patch_size_t, H // patch_size, W // patch_size) from 0 in float32, get_1d_rotary_pos_embed per
                axis with its default float32 frequencies, use_real), HunyuanVideo15AttnProcessor2_0 (76-99: the latent
@@ -164,6 +168,62 @@ def z_image_ids(cfg, latent_shape, text, caption_start=1):
     pad = np.zeros(((-len(img)) % SEQ_MULTI_OF, 3), dtype=np.int64)  # 566-572: (0, 0, 0)
     kinds = ["latent"] * len(img) + ["padding"] * len(pad) + ["text"] * text + ["padding"] * (lc - text)
     return np.concatenate([img, pad, cap]), kinds
+
+
+def z_image_omni_ids(cfg, images, captions, siglip=None):
+    """Omni mode's ids (transformer_z_image.py: patchify_and_embed_omni 625-762, joined in _build_unified_sequence's
+    omni order [captions, images, siglip] 838-851, each part's ids cut at its features' length by _prepare_sequence
+    784-788), int [n, 3], and each token's kind. `images`: each latent's (F, H, W) in the order of x (the pipeline's
+    N condition images, then the target: pipeline_z_image_omni.py 473-535); `captions`: each prompt segment's token
+    count (the pipeline's N + 2 segments, 229-236; segment j is followed by image j); `siglip`: per image its SigLIP
+    grid (sig_H, sig_W) or None (the pipeline's conditions, then None for the target: 595), or None for no SigLIP.
+
+    As the source computes them: caption j's grid (L_j + (-L_j) % 32, 1, 1) from (c_j, 0, 0), c_0 = 1, c_{j+1} = c_j +
+    L_j + 2 (the 2 for image j's VAE and SigLIP tokens), followed by (-L_j) % 32 padding ids (0, 0, 0) that
+    _pad_with_ids appends beyond the grid (566-572); the captions' ids are concatenated and cut once at the captions'
+    total padded length, so from caption 1 on a caption's tokens read the previous captions' surplus padding ids
+    first (caption 1's first tokens at (0, 0, 0) where caption 0's length is not a multiple of 32). Image j: its
+    token grid from (c_j + L_j, 0, 0), padding (0, 0, 0). SigLIP j: the grid (1, sig_H, sig_W) from (c_j + L_j + 1, 0,
+    0), rows and columns rescaled in float32 to the latent's H − 1 and W − 1 (x_size: the unpatched latent, 707-711)
+    and truncated to int32; a None entry is 32 padding tokens at (0, 0, 0)."""
+    pf, p = cfg["all_f_patch_size"][0], cfg["all_patch_size"][0]
+    cap_ids, kinds_cap, cap_end, cu = [], [], [], 1
+    for n in captions:
+        lc = _padded(n)
+        grid = np.zeros((lc, 3), dtype=np.int64)
+        grid[:, 0] = cu + np.arange(lc)
+        cap_ids += [grid, np.zeros((lc - n, 3), dtype=np.int64)]
+        kinds_cap += ["text"] * n + ["padding"] * (lc - n)
+        cu += n
+        cap_end.append(cu)
+        cu += 2
+    cap = np.concatenate(cap_ids)[: len(kinds_cap)]
+    x_ids, kinds_x = [], []
+    for j, (F, H, W) in enumerate(images):
+        g = base._grid(F // pf, H // p, W // p).astype(np.int64)
+        g[:, 0] += cap_end[j]
+        pad = (-len(g)) % SEQ_MULTI_OF
+        x_ids += [g, np.zeros((pad, 3), dtype=np.int64)]
+        kinds_x += ["latent"] * len(g) + ["padding"] * pad
+    parts, kinds = [cap, np.concatenate(x_ids)], kinds_cap + kinds_x
+    if siglip is not None:
+        for j, sg in enumerate(siglip):
+            if sg is None:
+                parts.append(np.zeros((SEQ_MULTI_OF, 3), dtype=np.int64))
+                kinds += ["padding"] * SEQ_MULTI_OF
+                continue
+            sh, sw = sg
+            g = base._grid(1, sh, sw).astype(np.int64)
+            pad = (-len(g)) % SEQ_MULTI_OF
+            g = np.concatenate([g + np.array([cap_end[j] + 1, 0, 0]), np.zeros((pad, 3), dtype=np.int64)])
+            if images[j] is not None:
+                gf = g.astype(F32)
+                _, H, W = images[j]
+                g[:, 1] = (gf[:, 1] / F32(max(sh - 1, 1)) * F32(H - 1)).astype(np.int32)
+                g[:, 2] = (gf[:, 2] / F32(max(sw - 1, 1)) * F32(W - 1)).astype(np.int32)
+            parts.append(g)
+            kinds += ["siglip"] * (sh * sw) + ["padding"] * pad
+    return np.concatenate(parts), kinds
 
 
 def positions(cfg, latent_shape=(1, 1, 1), text=0, scale=None):
@@ -484,9 +544,49 @@ def self_test():
         x_ = torch.from_numpy(x).reshape(1, n, 2, -1, 1, 2).float()
         want = (rope * x_).sum(dim=-1).reshape(1, n, 2, 64).to(torch.bfloat16).float().numpy()
         check(f"kandinsky5 apply {att} (bf16)", want, kandinsky5_apply(x, k, lat), 0)
+    # Z-Image omni mode: the source's own patchify_and_embed_omni (its methods executed from the file at COMMIT),
+    # its caption ids cut as _prepare_sequence cuts them, against z_image_omni_ids.
+    om = _omni_source()
+    if om is None:
+        print("zimage omni ids: the diffusers mirror is not here, skipped")
+    else:
+        imgs, caps, sigs = [(1, 4, 6), (1, 6, 4), (1, 4, 6)], [5, 7, 40, 3], [(3, 4), (2, 5), None]
+        x = [[torch.zeros(16, *i) for i in imgs]]
+        c = [[torch.zeros(n, 4) for n in caps]]
+        sg = [[None if q is None else torch.zeros(q[0], q[1], 8) for q in sigs]]
+        out = om.patchify_and_embed_omni(x, c, sg, 2, 1, [[0, 0, 1]])
+        got = torch.cat([out[5][0][: len(out[1][0])], out[4][0][: len(out[0][0])], out[6][0][: len(out[2][0])]])
+        check("zimage omni ids", got.numpy(), z_image_omni_ids(z, imgs, caps, sigs)[0], 0)
     for fl in failures:
         print("FAIL", fl)
     return 1 if failures else 0
+
+
+def _omni_source():
+    """ZImageTransformer2DModel's create_coordinate_grid, _patchify_image, _pad_with_ids and patchify_and_embed_omni
+    from transformer_z_image.py at COMMIT (the diffusers mirror, DIFFUSERS_GIT), executed with torch on an object
+    of their own; None without the mirror."""
+    import ast
+    import subprocess
+
+    import torch
+    try:
+        text = subprocess.run(["git", "--git-dir", os.environ.get("DIFFUSERS_GIT",
+                                                                  "/work/.mirror/huggingface+diffusers/repo"),
+                               "show", f"{COMMIT}:src/diffusers/models/transformers/transformer_z_image.py"],
+                              check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    cls = next(n for n in ast.parse(text).body if isinstance(n, ast.ClassDef) and n.name == "ZImageTransformer2DModel")
+    keep = {"create_coordinate_grid", "_patchify_image", "_pad_with_ids", "patchify_and_embed_omni"}
+    body = [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name in keep]
+    module = ast.Module(body=[ast.ClassDef(name="Omni", bases=[], keywords=[], body=body, decorator_list=[])],
+                        type_ignores=[])
+    ns = {"torch": torch, "SEQ_MULTI_OF": SEQ_MULTI_OF, "X_PAD_DIM": 64}
+    exec(compile(ast.fix_missing_locations(module), "transformer_z_image.py", "exec"), ns)
+    obj = ns["Omni"]()
+    obj.config = type("Config", (), {"siglip_feat_dim": 8})()
+    return obj
 
 
 def main():

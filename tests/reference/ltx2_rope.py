@@ -340,9 +340,14 @@ def write_dumps(out):
         args += ["--dtype", "bf16"] if dtype == "bf16" else []
         args += ["--tower", "audio"] if audio else []
         stream = dict(audio_frames=AUDIO_FRAMES) if audio else dict(latent_shape=list(LATENT), fps=fps)
+        # What rope identify must read of a correct dump, whole or in heads (the heads side by side): the table's base
+        # (rope_theta) and its pairing, each head its own slice (split: the head count) or pairs over the whole vector.
+        truth = dict(grid_base=cfg["rope_theta"], grid_heads=h if cfg["rope_type"] == "split" else 0) if exit == 0 \
+            else None
         cases.append(dict(name=name, dir=name, rope_type=cfg["rope_type"], layout=layout, dtype=dtype,
                           shape=list(xs.shape), **stream, exit=exit, matches=variant, note=note, args=args,
-                          max_err_vs_float64=err))
+                          max_err_vs_float64=err, identify=truth))
+        return cases[-1]
 
     split = config(rope_type="split", **SMALL)
     inter = config(rope_type="interleaved", **SMALL)
@@ -370,11 +375,13 @@ def write_dumps(out):
     save("mistake_ltx2_audio_video_table_f32", split, "bshd",
          lambda x: source_apply_audio(x, split, AUDIO_FRAMES, mistake="video_table"), "f32", 1,
          variant="audio-video-table", audio=True,
-         note="the audio turned by dim // 6 frequencies (num_rope_elems fixed at the video's 6), the rest padded")
+         note="the audio turned by dim // 6 frequencies (num_rope_elems fixed at the video's 6), the rest padded")[
+        "identify"] = dict(grid_widths=[2 * (inner_dim(audio_view(split)) // 6)], grid_heads=4)
     # The released checkpoints' size (32 heads x 128, scripts/convert_ltx2_to_diffusers.py:299-345), last so that
-    # the dumps before it keep their inputs: check reads the 4096-wide table; identify refuses d above 1024.
+    # the dumps before it keep their inputs: check and identify read the 4096-wide table, identify naming the preset.
     full = config(rope_type="split")
-    save("ltx2_split_full_f32_flat", full, "flat", lambda x: source_apply(x, full, LATENT), "f32", 0)
+    save("ltx2_split_full_f32_flat", full, "flat", lambda x: source_apply(x, full, LATENT), "f32", 0)[
+        "identify"].update(grid_families=["LTX-2"])
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/ltx2_rope.py", cases=cases),
                   fh, indent=1)

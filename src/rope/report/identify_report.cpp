@@ -466,6 +466,15 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     } else {
       if (id.xdrope) {
         row("XD-RoPE", xdrope_text(*id.xdrope, t));
+      } else if (id.grid && id.grid->per_frequency && id.grid->widths.size() == 1) {
+        row(t.tr("latent grid"),
+            id.grid->heads > 0
+                ? t.tr("LTX-2's audio table (docs/multi-axis.md (W14)): {0} frequencies over one axis t, in seconds; "
+                       "each of {1} heads its own slice of it",
+                       id.grid->widths[0] / 2, id.grid->heads)
+                : t.tr("LTX-2's audio table (docs/multi-axis.md (W14)): {0} frequencies over one axis t, in seconds, "
+                       "pairs over the whole vector",
+                       id.grid->widths[0] / 2));
       } else if (id.grid && id.grid->per_frequency) {
         row(t.tr("latent grid"),
             id.grid->heads > 0

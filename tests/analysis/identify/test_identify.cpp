@@ -117,6 +117,22 @@ TEST(Identify, PerPairFactorsWhenNoFamilyFits) {
   EXPECT_THAT(notes.back().en, ::testing::HasSubstr("per-pair factors"));
 }
 
+TEST(Identify, PairsAHeadWiderThan1024ByItsCandidates) {
+  // Above 1024 channels only candidate pairs are costed (pairing_costs): both layouts still pair every channel, and
+  // the frequencies come back as over a narrow head. A head above kMaxIdentifyDim is refused from its size.
+  const DumpVectors x = random_dump(12, 1, 1028);
+  for (const bool half : {true, false}) {
+    const Identification id = identify_rope(x, rotate_dump(x, half, 1028, 10000.0), range_positions(12));
+    EXPECT_EQ(id.layout, half ? PairLayout::Half : PairLayout::Interleaved);
+    EXPECT_EQ(id.rotary_dim, 1028);
+    ASSERT_EQ(id.theta.size(), 514);
+    EXPECT_NEAR(id.theta[3], std::pow(10000.0, -6.0 / 1028), 1e-9);
+    EXPECT_NEAR(id.fit.base, 10000.0, 1e-3);
+  }
+  const DumpVectors wide = random_dump(2, 1, kMaxIdentifyDim + 2);
+  EXPECT_THROW(identify_rope(wide, wide, {0.0, 1.0}), InvalidArgument);
+}
+
 TEST(Identify, RefusesPositionsThatAreAllZero) {
   const DumpVectors x = random_dump(2, 1, 4);
   EXPECT_THROW(identify_rope(x, x, {0.0, 0.0}), InvalidArgument);

@@ -217,9 +217,13 @@ struct Identification {
 };
 using VisionMatch = Identification::VisionMatch;
 
-/// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
-/// sample of 256 vectors); real heads have d <= 512.
-inline constexpr int kMaxIdentifyDim = 1024;
+/// Largest head dimension identify takes: LTX-2's video table, one table over 32 heads × 128 = 4096 channels read
+/// whole. The pairing's cost matrix is d × d float64 (128 MiB at 4096); up to 1024 channels every pair of them is
+/// costed on a sample of 256 vectors, above that only candidate pairs (detail::pairing_costs).
+inline constexpr int kMaxIdentifyDim = 4096;
+/// @throws InvalidArgument naming d and kMaxIdentifyDim when d is above it (asked of a dump's shape before its values
+/// are read).
+void require_identify_dim(int d);
 
 /// Identifies the RoPE of (before, after) at `positions`. @throws InvalidArgument if the shapes differ,
 /// positions.size() != before.seq, no position is non-zero, or d > kMaxIdentifyDim.
@@ -244,7 +248,9 @@ inline constexpr std::size_t kMaxPeriodogramPositions = 256;
 /// Step 3's cost of pairing channels i and j (d × d): the least
 /// Σ|z_after − a·e^(iφ)·z_before|² over one angle φ per sequence index, divided by Σ(|z_after|² + a²|z_before|²), over
 /// `vectors` (indices s·groups + g, increasing); 0 for a pair RoPE turned, the rounding of the dump for a pair that
-/// turned too little to show; the diagonal is infinite.
+/// turned too little to show; the diagonal is infinite. Above 1024 channels only candidate pairs are costed, the others
+/// left infinite: each channel's 8 partners of least norm mismatch (y_a² + y_b² against a²·(x_a² + x_b²) over the
+/// vectors), its neighbours (c, c + 1), and the pairs at the 4 distances those partners most often lie apart.
 Eigen::MatrixXd pairing_costs(const DumpVectors& before, const DumpVectors& after, double a,
                               const std::vector<long>& vectors);
 
@@ -292,6 +298,9 @@ void match_grid(Identification& id);
 /// (per_frequency) when the pairs whose axis the positions tell fit LTX's ω_k = (π/2)·base^(k/(F−1)) within 0.05 in
 /// ln θ, with every LTX-Video and LTX-2 preset of that size, pairing and base.
 void match_per_frequency(Identification& id);
+/// The same over one axis (identify_grid.cpp): LTX-2's audio stream (grid_rope.hpp (G7)), F = d/2 frequencies of t,
+/// pairs over the whole vector or each head its slice, with every preset whose audio stream (--tower audio) fits.
+void match_per_frequency_one_axis(Identification& id);
 /// Step 5 for (t, h, w) positions whose pairs follow an M-RoPE map of one ladder (identify_grid.cpp): id.axes->presets,
 /// every preset with that map, layout and frequencies (within 0.05 in ln θ).
 void match_mrope_presets(Identification& id);

@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/models/grid_rope.hpp"
 #include "rope/models/presets.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope {
@@ -171,26 +172,36 @@ void detail::match_grid(Identification& id) {
   }
 }
 
-void detail::match_per_frequency(Identification& id) {
-  // LTX's table over the whole vector (grid_rope.hpp (G4), (G6)): P = d/2 pairs, F = ⌊P/3⌋ frequencies, the P − 3F
-  // padding pairs first (they do not turn, so the n measured pairs are the rest), pair 3k + a of the rest on axis a.
+namespace {
+
+/// LTX's table over `A` axes (3: the video's t, h, w; 1: LTX-2's audio stream's t): match_per_frequency and
+/// match_per_frequency_one_axis.
+void per_frequency(Identification& id, int A) {
+  // LTX's table over the whole vector (grid_rope.hpp (G4), (G6), (G7)): P = d/2 pairs, F = ⌊P/A⌋ frequencies, the
+  // P − A·F padding pairs first (they do not turn, so the n measured pairs are the rest), pair A·k + a of the rest on
+  // axis a.
+  // One axis: LTX-2's audio stream has F = P, no padding; its table built with the video's count (audio-video-table,
+  // num_rope_elems 6: F = ⌊d/6⌋ frequencies, the P − F others padded first) turns the last F pairs alone.
   const int n = static_cast<int>(id.pairs.size());
-  const int P = id.d / 2, F = P / 3, pad = P - 3 * F;
-  if (!id.axes || id.d % 2 != 0 || F < 3 || n != 3 * F || static_cast<int>(id.theta.size()) != n ||
-      static_cast<int>(id.axes->pair_axis.size()) != n)
+  const int P = id.d / 2, F = A == 1 && n == id.d / 6 ? n : P / A, pad = P - A * F;
+  const bool video_count = A == 1 && F < P;
+  if ((A > 1 && !id.axes) || id.d % 2 != 0 || F < 3 || n != A * F || static_cast<int>(id.theta.size()) != n ||
+      (A > 1 && static_cast<int>(id.axes->pair_axis.size()) != n))
     return;
-  // The pairs whose axis the positions tell (the fast ones alias on a small grid, their axis unknown): each must be
-  // the axis j mod 3, the first two frequencies' among them.
+  // The pairs whose axis the positions tell, each the axis j mod A, the first two frequencies' among them. The fast
+  // ones alias: on a small grid their axis is unknown; on a large one (thousands of tokens, the released 4096
+  // channels) an alias fits the positions too, its θ another, or not forward at all. The pairs are read from the
+  // slowest up to the first whose axis is another or whose θ does not turn forward: the aliases lie beyond it.
   std::vector<int> known;
   for (int j = 0; j < n; ++j) {
-    const int a = id.axes->pair_axis[static_cast<std::size_t>(j)];
+    const int a = A > 1 ? id.axes->pair_axis[static_cast<std::size_t>(j)] : 0;
     if (a < 0) continue;
-    if (a != j % 3) return;
+    if (a != j % A || !(id.theta[j] > 0)) break;
     if (weight(id, j) > 0) known.push_back(j);
   }
   if (known.size() < 6 || known[5] != 5) return;
-  // ln(θ_j / (π/2)) = x_j·ln base, x_j = ⌊j/3⌋/(F − 1): least squares through the origin over the known pairs.
-  const auto x = [F](int j) { return static_cast<double>(j / 3) / static_cast<double>(F - 1); };
+  // ln(θ_j / (π/2)) = x_j·ln base, x_j = ⌊j/A⌋/(F − 1): least squares through the origin over the known pairs.
+  const auto x = [F, A](int j) { return static_cast<double>(j / A) / static_cast<double>(F - 1); };
   double sxy = 0, sxx = 0;
   for (const int j : known) {
     const double w = weight(id, j);
@@ -214,9 +225,9 @@ void detail::match_per_frequency(Identification& id) {
   Identification::GridMatch g;
   g.per_frequency = true;
   g.padding = pad;
-  g.widths.assign(3, 2 * F);
+  g.widths.assign(static_cast<std::size_t>(A), 2 * F);
   g.base = base;
-  g.bases.assign(3, base);
+  g.bases.assign(static_cast<std::size_t>(A), base);
   g.theta = ladder(base);
   g.residual = residual_known(g.theta);
   if (!(g.residual <= 0.05)) return;
@@ -239,8 +250,14 @@ void detail::match_per_frequency(Identification& id) {
   }
   // Every preset of this size and pairing whose frequencies fit (LTX-Video's fixed 10000, LTX-2's rope_theta).
   for (const PresetInfo& p : list_presets()) {
-    const RopeSpec spec = make_spec(load_preset(p.name));
-    if (!spec.axes || !spec.axes->grid() || !spec.axes->per_frequency || spec.axes->axes != 3 ||
+    if (video_count) break;  // the audio's own table has P frequencies: no preset's
+    // The video's table is the preset's own; the audio stream's its --tower audio (LTX-2's, grid_rope.hpp (G7)).
+    const ModelConfig preset = load_preset(p.name);
+    if (A == 1 && !(preset.grid && preset.grid->ltx2_audio)) continue;
+    RopeOverrides audio;
+    audio.tower = Tower::Audio;
+    const RopeSpec spec = A == 1 ? resolve_model_rope({p.name, ""}, audio).spec : make_spec(preset);
+    if (!spec.axes || !spec.axes->grid() || !spec.axes->per_frequency || spec.axes->axes != A ||
         spec.rotary_dim != id.d || spec.head_slices != g.heads || (g.heads == 0 && spec.layout != Layout::Interleaved))
       continue;
     const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
@@ -263,9 +280,22 @@ void detail::match_per_frequency(Identification& id) {
     id.notes.push_back(
         msg("LTX's table fitted on the {0} pairs whose axis the positions tell (the first {1} frequencies); the "
             "faster ones turn too far between tokens to be measured",
-            known.size(), known.back() / 3 + 1));
+            known.size(), known.back() / A + 1));
+  }
+  if (video_count) {
+    id.notes.push_back(msg(
+        "one axis t turned by {0} = ⌊d/6⌋ frequencies after {1} unturned pairs, where LTX-2's audio table has d/2 = "
+        "{2}: the audio stream's table built with the video's count of frequencies (rope check names it "
+        "audio-video-table)",
+        F, pad, P));
   }
 }
+
+}  // namespace
+
+void detail::match_per_frequency(Identification& id) { per_frequency(id, 3); }
+
+void detail::match_per_frequency_one_axis(Identification& id) { per_frequency(id, 1); }
 
 void detail::match_mrope_presets(Identification& id) {
   // One ladder over the head, its pairs read by an M-RoPE map (Qwen3-VL's interleave, Cosmos 3's the same): the

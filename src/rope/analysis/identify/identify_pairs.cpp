@@ -174,6 +174,13 @@ DumpVectors reinterleaved(const DumpVectors& after) {
 
 }  // namespace
 
+void require_identify_dim(int d) {
+  if (d > kMaxIdentifyDim) {
+    throw InvalidArgument(
+        error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
+  }
+}
+
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
                              const std::vector<double>& positions) {
   // Values that are not finite numbers after RoPE (m·θ overflowing float16 from 65520 on: gpt-oss) carry no angle:
@@ -222,7 +229,9 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   if (!positions.empty() && !positions.front().multi()) {
     std::vector<double> single;
     for (const AxisPosition& p : positions) single.push_back(p.value[0]);
-    return identify_rope(before, after, single);
+    Identification id = identify_rope(before, after, single);
+    if (id.layout != PairLayout::None) detail::match_per_frequency_one_axis(id);  // LTX-2's audio stream
+    return id;
   }
   const std::vector<bool> moving =
       moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s].max_abs() != 0; });
@@ -245,10 +254,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
                                      const std::vector<std::pair<int, int>>* assumed_pairs) {
   Identification id;
   const int d = before.d;
-  if (d > kMaxIdentifyDim) {
-    throw InvalidArgument(
-        error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
-  }
+  require_identify_dim(d);
   id.d = d;
   const long vectors = before.seq * before.groups();
   DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;

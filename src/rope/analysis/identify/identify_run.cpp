@@ -106,6 +106,54 @@ std::optional<IdentifyRun::TextCounted> text_ids_counted(const LoadedDumps& dump
   return best;
 }
 
+/// LTX's table spans every head's channels (its processor turns [B, S, H·D] before the heads are split): a dump in
+/// heads whose (t, h, w) reading as heads sharing one table names no grid, no M-RoPE map, no vision or XD-RoPE (or
+/// whose one-column t of an axis-positions file, LTX-2's audio, fits no family or pairs nothing), read
+/// again with its heads side by side (one batch row; H·D at most kMaxIdentifyDim; a streamed dump sampled with every
+/// head at each index kept). The reading's identification, with the indices it kept, where it names LTX's table.
+struct HeadsTogether {
+  Identification id;
+  std::vector<long> kept;  ///< the sequence indices of a streamed dump's sample
+};
+std::optional<HeadsTogether> heads_together(const LoadedDumps& dumps, const Identification& id) {
+  const DumpVectors& shape = dumps.stream ? dumps.stream->geometry() : dumps.before;
+  const long H = shape.heads;
+  std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
+  // (t, h, w) positions: the video's table; one column t of an axis-positions file: LTX-2's audio stream's.
+  const bool audio = positions.size() == dumps.axis_positions.size() && !positions.empty() &&
+                     positions.front().count == 1 &&
+                     (id.layout == PairLayout::None || id.fit.family == Family::PerPair);
+  if (H < 2 || shape.batch != 1 || H * shape.d > kMaxIdentifyDim || positions.empty() ||
+      (positions.front().count != 3 && !audio) || id.grid || id.vision || id.xdrope ||
+      (id.axes && !id.axes->sections.empty()))
+    return std::nullopt;
+  HeadsTogether out;
+  DumpVectors before, after;
+  if (dumps.stream) {
+    DumpSample sample = sample_dump(*dumps.stream, kIdentifyElements, true);
+    std::vector<AxisPosition> kept_positions;
+    for (const long i : sample.indices) kept_positions.push_back(positions[static_cast<std::size_t>(i)]);
+    positions = std::move(kept_positions);
+    before = std::move(sample.before), after = std::move(sample.after);
+    out.kept = std::move(sample.indices);
+  } else {
+    before = dumps.before, after = dumps.after;
+  }
+  for (DumpVectors* v : {&before, &after}) v->d *= static_cast<int>(v->heads), v->heads = 1;  // [seq][heads·d]
+  try {
+    out.id = identify_rope(before, after, positions);
+  } catch (const InvalidArgument&) {
+    return std::nullopt;
+  }
+  if (!out.id.grid || !out.id.grid->per_frequency) return std::nullopt;
+  out.id.notes.push_back(
+      msg("the {0} heads of {1} channels read side by side, one vector of {2} channels per token: read as heads "
+          "sharing one table they fit none, and LTX's table spans every head's channels (its processor turns the "
+          "[batch, seq, heads·d] query before splitting the heads)",
+          H, shape.d, H * shape.d));
+  return out;
+}
+
 /// The largest ratio of query heads to key heads tried for k read with q's head count (GQA's groups: 8 in Llama 3 70B,
 /// 16 in some).
 constexpr long kMaxQueryHeadRatio = 16;
@@ -164,6 +212,7 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   run.before_file = request.dumps.before;
   run.after_file = request.dumps.after;
   LoadedDumps dumps = open_dumps(request.dumps);
+  require_identify_dim(dumps.before.d);  // from the shape, before a streamed dump's sample is read
   // M-RoPE: a position per axis (t, h, w(, e)), from axis positions or a [3, batch, seq] tensor; else one number.
   std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::vector<long> kept;  // streamed: the sequence indices of the sample
@@ -206,6 +255,12 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
     }
   }
   if (run.mrope_batch_rows == 0) run.text_counted = text_ids_counted(dumps, positions, id);
+  if (run.mrope_batch_rows == 0 && !run.text_counted) {
+    if (std::optional<HeadsTogether> together = heads_together(dumps, id)) {
+      id = std::move(together->id);
+      if (dumps.stream) kept = std::move(together->kept), groups_kept = dumps.stream->groups();
+    }
+  }
   const bool whole =
       !dumps.stream || (static_cast<long>(kept.size()) == all_seq && groups_kept == dumps.stream->groups());
   // An offset, jumps or a hold that explain every pair, the same for every head, are their own reading: the walks of

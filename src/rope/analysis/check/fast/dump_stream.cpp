@@ -176,10 +176,11 @@ std::pair<std::vector<double>, std::vector<double>> StreamSource::vector_at(long
           {after.values.begin() + at, after.values.begin() + at + geometry_.d}};
 }
 
-DumpSample sample_dump(const StreamSource& source, long max_elements) {
+DumpSample sample_dump(const StreamSource& source, long max_elements, bool every_group) {
   DumpSample s;
   const long seq = source.seq(), d = source.d();
-  s.groups = std::max<long>(1, std::min(source.groups(), max_elements / std::max<long>(1, seq * d)));
+  s.groups = every_group ? source.groups()
+                         : std::max<long>(1, std::min(source.groups(), max_elements / std::max<long>(1, seq * d)));
   const long budget = std::max<long>(1, max_elements / (s.groups * d));  // sequence indices kept
   if (budget >= seq) {
     for (long i = 0; i < seq; ++i) s.indices.push_back(i);

@@ -87,12 +87,13 @@ class StreamSource final : public DumpSource {
 
 /// A sample of a streamed dump small enough for rope identify: every sequence index of the first groups when
 /// one group fits in `max_elements`, else windows of consecutive indices spread over the sequence axis (pairs of
-/// consecutive positions keep every frequency up to π visible, where a stride would alias them).
+/// consecutive positions keep every frequency up to π visible, where a stride would alias them). `every_group`:
+/// every group at each index kept, the indices fewer (the heads read side by side, one vector of heads·d).
 struct DumpSample {
   DumpVectors before, after;
   std::vector<long> indices;  ///< the sequence indices kept, increasing
   long groups = 0;            ///< the groups kept (the first ones)
 };
-DumpSample sample_dump(const StreamSource& source, long max_elements);
+DumpSample sample_dump(const StreamSource& source, long max_elements, bool every_group = false);
 
 }  // namespace rope
