@@ -967,6 +967,14 @@ TEST_P(IdentifyAgrees91, WithCheck) {
   const Both b = check_and_identify_row(row.id);
   ASSERT_EQ(b.check_code, 1);
   EXPECT_EQ(check_matches(b), row.matches) << b.check.dump();
+  // check's named difference with its parameters in `found` and each changed one in `difference` (expected → found);
+  // not for bf16's angles (a precision, no parameter) nor for a rank's tokens' order plus a constant (the positions
+  // given are no order plus any constant: no one expected value).
+  const std::string named = check_matches(b);
+  if (named != "angles-bf16" && named != "positions-offset") {
+    EXPECT_FALSE(b.check["diagnosis"]["found"].empty()) << b.check.dump();
+    EXPECT_FALSE(b.check["diagnosis"]["difference"].empty()) << b.check.dump();
+  }
   row.says(b);
 }
 

@@ -244,6 +244,41 @@ TEST(Check, NamesTheOneChangeOfAMeasuredCause) {
   EXPECT_EQ(text.second, (std::vector<std::pair<std::string, double>>{{"axis", 0}, {"tokens", 3}}));
 }
 
+// Dynamic NTK (base 1000, f 2, M 2048) checked as HF reads it at a dump of 512 positions (L = max(512, M) = 2048: the
+// base itself), the dump turned as vLLM reads the config (its base once at max_model_len f·M = 4096): named
+// engine-reading-other with that reading's length and base in `found`, and each against HF's in `difference`.
+TEST(Check, OtherEnginesDynamicReadingFoundWithItsLengthAndBase) {
+  const DumpVectors x = random_dump(512, 2, 64);
+  const auto p = range_positions(512);
+  RopeOverrides o;
+  o.head_dim = 64, o.base = 1000, o.scaling = "dynamic", o.factor = 2, o.max_position_embeddings = 2048;
+  ExpectationRequest q;
+  q.head_dim = 64, q.max_position = 511, q.angles = AngleModel::Float64;
+  const RopeExpectation e = expectation_from_rope(resolve_model_rope({}, o), q);
+  ASSERT_TRUE(e.engine_other);
+  RopeExpectation vllm = e;
+  vllm.set_theta(e.engine_other->theta);
+  std::vector<AxisPosition> at;
+  for (const double m : p) at.push_back(AxisPosition::single(m));
+  const CheckReport r = check_dump(x, expected_dump(x, at, vllm), p, e);
+  ASSERT_TRUE(r.diagnosis.matches) << r.diagnosis.message.en;
+  EXPECT_EQ(to_string(*r.diagnosis.matches), std::string("engine-reading-other")) << r.diagnosis.message.en;
+  const double base = 1000 * std::pow(2.0 * 4096 / 2048 - 1, 64.0 / 62);  // _compute_dynamic_ntk_parameters at 4096
+  ASSERT_EQ(r.diagnosis.found.size(), 2u);
+  EXPECT_EQ(r.diagnosis.found[0], (std::pair<std::string, double>{"length", 4096}));
+  EXPECT_EQ(r.diagnosis.found[1].first, "base");
+  EXPECT_NEAR(r.diagnosis.found[1].second, base, 1e-9 * base);
+  ASSERT_EQ(r.diagnosis.difference.size(), 2u);
+  EXPECT_EQ(r.diagnosis.difference[0].parameter, "length");
+  EXPECT_EQ(r.diagnosis.difference[0].expected, 2048);
+  EXPECT_EQ(r.diagnosis.difference[0].found, 4096);
+  EXPECT_EQ(r.diagnosis.difference[1].parameter, "base");
+  EXPECT_NEAR(r.diagnosis.difference[1].expected, 1000, 1e-9);
+  EXPECT_NEAR(r.diagnosis.difference[1].found, base, 1e-9 * base);
+  EXPECT_EQ(r.diagnosis.difference_explained, r.comparison.total);
+  EXPECT_EQ(r.diagnosis.difference_total, r.comparison.total);
+}
+
 // Elements that are not a rotation of pairs, classified one by one over the whole dump (check_diagnosis.cpp): each
 // case's dump built here from the complex form (test_dump_fixtures.hpp) and changed element by element.
 struct ElementCase {

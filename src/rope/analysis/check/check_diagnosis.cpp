@@ -120,7 +120,11 @@ std::size_t compare_variants(CheckReport& report, const DumpSource& source, long
     const Variant& v = variants[k];
     report.variants.emplace_back(v.kind, std::move(compared[k]));
     const DumpComparison& c = report.variants.back().second;
-    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
+    if (c.passed() && !dg.matches) {
+      dg.matches = v.kind, dg.found = v.found;
+      if (!v.difference.empty())  // the parameters it changes, confirmed over every element compared
+        dg.difference = v.difference, dg.difference_explained = c.total - c.failing, dg.difference_total = c.total;
+    }
     if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
     if (v.kind != known_variant("layout-swapped") || c.passed()) continue;
     // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
