@@ -190,6 +190,7 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/identify/identify_xdrope.cpp
   rope/analysis/identify/identify_fope.cpp
   rope/analysis/identify/identify_one_turn.cpp
+  rope/analysis/identify/identify_alias.cpp
   rope/analysis/identify/identify_check.cpp
   rope/analysis/teaching/fope_apply.cpp
 )
