@@ -189,6 +189,8 @@ set(ROPE_ANALYSIS_SOURCES
   rope/analysis/teaching/wavelengths_run.cpp
   rope/analysis/identify/identify_xdrope.cpp
   rope/analysis/identify/identify_fope.cpp
+  rope/analysis/identify/identify_one_turn.cpp
+  rope/analysis/identify/identify_alias.cpp
   rope/analysis/identify/identify_check.cpp
   rope/analysis/teaching/fope_apply.cpp
 )

@@ -868,6 +868,20 @@ const std::vector<Agreement91>& agreements_91() {
          std::sort(r.begin(), r.end());
          EXPECT_NEAR((r[31] + r[32]) / 2, b.found("bias"), 1.5e-8) << b.identify_text;
        }},
+      // A K cache moved by one δ, given each key's new − old as its positions: identify reads every key turned by the
+      // same angles, one δ (check's found delta: pair 0's turn, an integer), the default ladder of base 10000 at δ.
+      {"diagnosis_2026/shift_map_one_delta", "shift-map-one-delta",
+       [](const Both& b) {
+         EXPECT_EQ(b.identify_code, 1) << b.identify_text;
+         ASSERT_TRUE(b.identify["one_turn"].is_object()) << b.identify_text;
+         EXPECT_EQ(b.identify["one_turn"]["delta"].get<double>(), b.found("delta")) << b.identify_text;
+         EXPECT_PRED3(near_rel, b.identify["one_turn"]["base"].get<double>(), 10000.0, 1e-6) << b.identify_text;
+         EXPECT_EQ(b.family(), "default") << b.identify_text;
+         EXPECT_PRED3(near_rel, b.base(), 10000.0, 1e-6) << b.identify_text;
+         EXPECT_EQ(b.identify["segment_offsets"], Json::array()) << b.identify_text;
+         EXPECT_THAT(b.identify_text,
+                     ::testing::HasSubstr(fmt::format("every key turned by one δ = {:g}", b.found("delta"))));
+       }},
       // Half the head rotated: identify's rotary dimension 32 at base 10000.
       {"diagnosis_2026/vllm_bailing_mla_rotary_halved", "rotary-dim-halved",
        [](const Both& b) {
@@ -953,13 +967,19 @@ TEST_P(IdentifyAgrees91, WithCheck) {
   const Both b = check_and_identify_row(row.id);
   ASSERT_EQ(b.check_code, 1);
   EXPECT_EQ(check_matches(b), row.matches) << b.check.dump();
+  // check's named difference with its parameters in `found` and each changed one in `difference` (expected → found);
+  // not for bf16's angles (a precision, no parameter) nor for a rank's tokens' order plus a constant (the positions
+  // given are no order plus any constant: no one expected value).
+  const std::string named = check_matches(b);
+  if (named != "angles-bf16" && named != "positions-offset") {
+    EXPECT_FALSE(b.check["diagnosis"]["found"].empty()) << b.check.dump();
+    EXPECT_FALSE(b.check["diagnosis"]["difference"].empty()) << b.check.dump();
+  }
   row.says(b);
 }
 
 TEST(IdentifyAgreesTable, HoldsEveryRecipeOfDiagnosis2026) {
-  // The one recipe left out: a K cache moved by one δ is checked with --shift-map, which identify does not take (it
-  // reads the same files at positions of its own; tests/reference/shift_map.py's rows hold its reading of a move).
-  std::set<std::string> table = {"diagnosis_2026/shift_map_one_delta"};
+  std::set<std::string> table;
   for (const Agreement91& a : agreements_91()) table.insert(a.id);
   for (const auto& [id, row] : corpus_rows()) {
     if (id.rfind("diagnosis_2026/", 0) == 0) EXPECT_TRUE(table.count(id)) << id << ": no row in agreements_91()";

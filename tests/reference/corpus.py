@@ -279,7 +279,7 @@ def diagnosis_2026(out, rows):
         if c.get("identify_family"):
             truth.update(family=c["identify_family"]["family"], base=c["identify_family"]["base"])
         row(rows, "diagnosis_2026", c["name"], c["args"], c["exit"], c["matches"], c["found"], c["found_rel"],
-            truth or None)
+            truth or None, ident=c.get("identify_args"))
 
 
 def gpu_recorded(out, rows):

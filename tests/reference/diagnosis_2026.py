@@ -28,7 +28,8 @@ _compute_yarn_parameters). Each case changes one step:
                         named elements-unrotated, scattered, with their channels, indices and count
     shift_map_one_delta a K cache of 48 keys compacted (the map old → new of tests/reference/shift_map.py), every key
                         re-rotated by one δ, the last survivor's new − old, instead of its own: checked with
-                        --shift-map, named shift-map-one-delta, found delta
+                        --shift-map, named shift-map-one-delta, found delta; identify, given each key's new − old as
+                        its positions (delta.npy, as shift_map.py's rows give it), reads the one δ and base 10000
     fast_math_toward_zero
                         [272, 4, 128], base 10000, positions 0 … 15 and 130816 … 131071: HF's float32 angles through
                         CUDA's __sinf/__cosf as its SASS computes them, the angle times fl32(1/2π) rounded toward zero
@@ -223,12 +224,15 @@ def main():
     np.save(os.path.join(d, "k_moved.npy"), moved)
     with open(os.path.join(d, "map.csv"), "w") as f:
         f.write("old,new\n" + "".join(f"{o},{n}\n" for o, n in zip(old, new)))
+    np.save(os.path.join(d, "delta.npy"), (new - old).astype(np.int64))  # identify's positions: new − old per key
     cases.append({"name": "shift_map_one_delta", "args": ["--before", os.path.join(d, "k.npy"), "--after",
                                                           os.path.join(d, "k_moved.npy"), "--shift-map",
                                                           os.path.join(d, "map.csv"), "--layout", "half", "--base",
                                                           "10000", "--angles", "float32"],
                   "exit": 1, "matches": "shift-map-one-delta", "found": {"delta": float(delta)}, "found_rel": 1e-9,
-                  "identify": None, "identify_family": None})
+                  "identify": None, "identify_family": None,
+                  "identify_args": ["--before", os.path.join(d, "k.npy"), "--after", os.path.join(d, "k_moved.npy"),
+                                    "--positions", os.path.join(d, "delta.npy")]})
 
     # CUDA's __sinf/__cosf (what sinf/cosf become under nvcc --use_fast_math) compile to FMUL.RZ by fl32(1/2π), then
     # MUFU.SIN/MUFU.COS of the revolutions (cuobjdump -sass of a kernel calling __sinf; the PTX sin.approx.f32 leaves

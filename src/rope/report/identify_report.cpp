@@ -238,6 +238,13 @@ Value identify_value(const IdentifyRun& run) {
     j["text_ids_counted"]["axis"] = run.text_counted->axis;
     j["text_ids_counted"]["tokens"] = run.text_counted->tokens;
   }
+  // Every key turned by one δ where the positions given differ (rope check's shift-map-one-delta, found delta).
+  j["one_turn"] = Value();
+  if (run.one_turn) {
+    j["one_turn"]["delta"] = run.one_turn->delta;
+    j["one_turn"]["base"] = run.one_turn->base;
+    j["one_turn"]["misfit"] = run.one_turn->misfit;
+  }
   // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
   // head and shift.
   Value& heads = j["head_offsets"] = Value::array();
@@ -404,6 +411,14 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
             : t.tr("the first {0} tokens (text) at their order 0 … {1} on axis {2}, where the given ones are all at "
                    "one position",
                    n, n - 1, std::string(1, "thwe"[std::min(run.text_counted->axis, 3)])));
+  }
+  if (run.one_turn) {  // rope check's shift-map-one-delta
+    row(t.tr("dump's positions"),
+        t.tr("every key turned by one δ = {0}, where the positions given differ: each pair turns by the same angle at "
+             "every index, δ·θ_j of base {1}'s ladder within {2:.2g} rad (a cache moved as by one shift; rope check "
+             "{3} names it shift-map-one-delta)",
+             format_number(run.one_turn->delta), with_digits(run.one_turn->base, 6), run.one_turn->misfit,
+             option_name("shift_map")));
   }
   if (run.query_heads > 0) {  // rope check's k-with-query-heads
     row(t.tr("dump's positions"), t.tr("k's {0} heads walked with q's head count {1}: key (t, h) at the position of "

@@ -11,6 +11,7 @@
 #include "rope/analysis/check/check.hpp"
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/expectation.hpp"
+#include "rope/analysis/check/measured_rope.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/grid_rope.hpp"
@@ -244,6 +245,41 @@ TEST(Check, NamesTheOneChangeOfAMeasuredCause) {
   EXPECT_EQ(text.second, (std::vector<std::pair<std::string, double>>{{"axis", 0}, {"tokens", 3}}));
 }
 
+// Dynamic NTK (base 1000, f 2, M 2048) checked as HF reads it at a dump of 512 positions (L = max(512, M) = 2048: the
+// base itself), the dump turned as vLLM reads the config (its base once at max_model_len f·M = 4096): named
+// engine-reading-other with that reading's length and base in `found`, and each against HF's in `difference`.
+TEST(Check, OtherEnginesDynamicReadingFoundWithItsLengthAndBase) {
+  const DumpVectors x = random_dump(512, 2, 64);
+  const auto p = range_positions(512);
+  RopeOverrides o;
+  o.head_dim = 64, o.base = 1000, o.scaling = "dynamic", o.factor = 2, o.max_position_embeddings = 2048;
+  ExpectationRequest q;
+  q.head_dim = 64, q.max_position = 511, q.angles = AngleModel::Float64;
+  const RopeExpectation e = expectation_from_rope(resolve_model_rope({}, o), q);
+  ASSERT_TRUE(e.engine_other);
+  RopeExpectation vllm = e;
+  vllm.set_theta(e.engine_other->theta);
+  std::vector<AxisPosition> at;
+  for (const double m : p) at.push_back(AxisPosition::single(m));
+  const CheckReport r = check_dump(x, expected_dump(x, at, vllm), p, e);
+  ASSERT_TRUE(r.diagnosis.matches) << r.diagnosis.message.en;
+  EXPECT_EQ(to_string(*r.diagnosis.matches), std::string("engine-reading-other")) << r.diagnosis.message.en;
+  const double base = 1000 * std::pow(2.0 * 4096 / 2048 - 1, 64.0 / 62);  // _compute_dynamic_ntk_parameters at 4096
+  ASSERT_EQ(r.diagnosis.found.size(), 2u);
+  EXPECT_EQ(r.diagnosis.found[0], (std::pair<std::string, double>{"length", 4096}));
+  EXPECT_EQ(r.diagnosis.found[1].first, "base");
+  EXPECT_NEAR(r.diagnosis.found[1].second, base, 1e-9 * base);
+  ASSERT_EQ(r.diagnosis.difference.size(), 2u);
+  EXPECT_EQ(r.diagnosis.difference[0].parameter, "length");
+  EXPECT_EQ(r.diagnosis.difference[0].expected, 2048);
+  EXPECT_EQ(r.diagnosis.difference[0].found, 4096);
+  EXPECT_EQ(r.diagnosis.difference[1].parameter, "base");
+  EXPECT_NEAR(r.diagnosis.difference[1].expected, 1000, 1e-9);
+  EXPECT_NEAR(r.diagnosis.difference[1].found, base, 1e-9 * base);
+  EXPECT_EQ(r.diagnosis.difference_explained, r.comparison.total);
+  EXPECT_EQ(r.diagnosis.difference_total, r.comparison.total);
+}
+
 // Elements that are not a rotation of pairs, classified one by one over the whole dump (check_diagnosis.cpp): each
 // case's dump built here from the complex form (test_dump_fixtures.hpp) and changed element by element.
 struct ElementCase {
@@ -262,13 +298,49 @@ TEST_P(CheckElements, NamedWithWhereTheyLie) {
   std::vector<double> theta(8);
   for (int j = 0; j < 8; ++j) theta[static_cast<std::size_t>(j)] = std::pow(kDefaultBase, -2.0 * j / 16);
   c.change(z, y, theta);
-  const CheckReport r = check_dump(z, y, range_positions(32), expect_half(16, 16));
+  const RopeExpectation e = expect_half(16, 16);
+  const CheckReport r = check_dump(z, y, range_positions(32), e);
   ASSERT_TRUE(r.diagnosis.matches) << r.diagnosis.message.en;
   EXPECT_EQ(to_string(*r.diagnosis.matches), std::string(c.matches)) << r.diagnosis.message.en;
   EXPECT_EQ(r.diagnosis.found, c.found);
   EXPECT_EQ(r.diagnosis.difference_total, r.comparison.total);
   EXPECT_EQ(r.diagnosis.difference_explained, r.comparison.total);
   EXPECT_FALSE(r.diagnosis.closest);
+  // A dump above the classification's bound (kClassifiedElements, 2^24) is classified at its failing indices alone:
+  // with the bound one element under this dump's 32 × 2 × 16, the same classes, counts and locations as the whole
+  // dump's, and the same row named with the same parameters; under the failing indices' elements, nothing.
+  const MemorySource source(z, y);
+  std::vector<AxisPosition> at;
+  for (const double m : range_positions(32)) at.push_back(AxisPosition::single(m));
+  const long all = z.seq * z.groups() * z.d;
+  const std::optional<ElementClasses> exact = classify_elements(e, source, 0, at, r.comparison, all);
+  const std::optional<ElementClasses> read = classify_elements(e, source, 0, at, r.comparison, all - 1);
+  ASSERT_TRUE(exact && read);
+  EXPECT_EQ(read->failing, exact->failing);
+  EXPECT_EQ(read->unrotated, exact->unrotated);
+  EXPECT_EQ(read->cos_only, exact->cos_only);
+  EXPECT_EQ(read->zero, exact->zero);
+  EXPECT_EQ(read->block, exact->block);
+  EXPECT_EQ(read->first_channel, exact->first_channel);
+  EXPECT_EQ(read->last_channel, exact->last_channel);
+  EXPECT_EQ(read->first_index, exact->first_index);
+  EXPECT_EQ(read->last_index, exact->last_index);
+  EXPECT_EQ(read->channels, exact->channels);
+  EXPECT_EQ(read->indices, exact->indices);
+  EXPECT_EQ(read->groups, exact->groups);
+  long failing_indices = 0;
+  for (long s = 0; s < z.seq; ++s) failing_indices += !(r.comparison.position_ratio[s] <= 1.0);
+  EXPECT_FALSE(classify_elements(e, source, 0, at, r.comparison, failing_indices * z.groups() * z.d - 1));
+  CheckReport named = r;
+  named.diagnosis = CheckDiagnosis{};
+  VariantSearch search{named, source, 0, at};
+  search.elements = &*read;
+  for (const VariantRow& row : variant_table()) {
+    if (row.classified && row.classified(search)) break;
+  }
+  ASSERT_TRUE(named.diagnosis.matches);
+  EXPECT_EQ(to_string(*named.diagnosis.matches), std::string(c.matches));
+  EXPECT_EQ(named.diagnosis.found, c.found);
 }
 
 INSTANTIATE_TEST_SUITE_P(

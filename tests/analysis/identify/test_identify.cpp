@@ -260,6 +260,29 @@ std::pair<DumpVectors, DumpVectors> short_bf16_dump(double base, bool half, DTyp
   return {x, y};
 }
 
+TEST(Identify, Bf16TwoClustersResolveEachPairsAlias) {
+  // Positions 0 … 15 and 130816 … 131071 (tests/data/gpu's), 2 heads, d = 64, base 10000, q and RoPE(q) rounded to
+  // bf16: the near cluster turns a pair too little to tell θ_j from θ_j + k·2π/m_c (m_c ≈ 130944), which turn the far
+  // cluster's phases apart by ±0.006·k rad across its 255 positions, twice bf16's angle error there. Each pair's
+  // frequency of that comb is the one the phases fit (identify_alias.cpp): every θ_j within 10⁻⁴ of the ladder's (an
+  // alias is 2π/130944 = 4.8·10⁻⁵ away, 0.36 of θ_31), the base within 10⁻⁵ (10030.2 before, on the GPU's dump).
+  std::vector<double> p;
+  for (int i = 0; i < 16; ++i) p.push_back(i);
+  for (int i = 130816; i < 131072; ++i) p.push_back(i);
+  DumpVectors x = random_dump(static_cast<long>(p.size()), 2, 64, 5);
+  for (double& v : x.values) v = round_to(DType::BF16, v);
+  x.dtype = DType::BF16;
+  DumpVectors y = test::rotate_dump_at(x, true, 64, 10000.0, p);
+  for (double& v : y.values) v = round_to(DType::BF16, v);
+  const Identification id = identify_rope(x, y, p);
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_EQ(id.fit.family, Family::Default);
+  EXPECT_NEAR(id.fit.base / 10000.0, 1.0, 1e-5);
+  ASSERT_EQ(id.theta.size(), 32);
+  for (int j = 0; j < 32; ++j) EXPECT_NEAR(id.theta[j] / std::pow(10000.0, -2.0 * j / 64), 1.0, 1e-4) << j;
+  EXPECT_TRUE(id.undetermined.empty());
+}
+
 TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
   // 24 positions, 8 heads, d = 128: base 500000's pairs j >= ~43 turn by less than bf16's rounding (23·θ_43 = 3.4e-3
   // rad against bf16's 2^-8 = 3.9e-3), so no norm shows their partners; the others' layout pairs them, and the base

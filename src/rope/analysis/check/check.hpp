@@ -55,6 +55,13 @@ struct GivenTable;
 /// the angle error (C2) of the implementation (RopeExpectation::angles).
 Message default_error_model();
 
+/// A parameter of the dump's RoPE that differs from the expected one: its name, the expected value and the one found
+/// (CheckDiagnosis::difference; a variant's own, Variant::difference).
+struct ParameterDifference {
+  std::string parameter;
+  double expected = 0, found = 0;
+};
+
 /// What the dump should contain: the one place where layout, rotary dimension, frequencies and attention
 /// factor come together (the command line fills it from --model/--config/flags).
 struct RopeExpectation {
@@ -98,6 +105,9 @@ struct RopeExpectation {
     Eigen::VectorXd theta;
     double attention_factor = 1.0;
     Message says;
+    /// The parameters of that reading (dynamic NTK: its length and base) and how they differ from the one checked.
+    std::vector<std::pair<std::string, double>> found = {};
+    std::vector<ParameterDifference> difference = {};
   };
   std::optional<EngineOther> engine_other;
   /// A model of several layer types checked as one of them: the RoPE of each other type with RoPE and the same rotary
@@ -110,6 +120,7 @@ struct RopeExpectation {
     Eigen::VectorXd theta;
     double attention_factor = 1.0;
     bool scaling_only = false;
+    int checked = -1;  ///< the checked layer type's place among them
   };
   std::vector<OtherLayerType> other_layer_types;
   /// SGLang's short batch whose largest position is exactly L0 (this value; 0: none): the token at L0 reads row L0 of
@@ -223,6 +234,8 @@ struct Variant {
   bool table_sin_missing = false, table_swapped = false, table_by_index = false;
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
+  /// The parameters the variant changes, expected and found (CheckDiagnosis::difference where it is named).
+  std::vector<ParameterDifference> difference;
 };
 
 /// The component of a position that is its height; the width is the next one: 0 of a vision tower's
@@ -417,10 +430,7 @@ struct CheckDiagnosis {
   std::optional<Measured> measured;
   /// A parameter of the dump's RoPE that differs from the expected one (JSON "difference"): "position_scale",
   /// "base", "length", "attention_factor", "magnitude", "rotary_dim", "partner", "position_offset", "channels", ….
-  struct Difference {
-    std::string parameter;
-    double expected = 0, found = 0;
-  };
+  using Difference = ParameterDifference;
   std::vector<Difference> difference;
   /// The share of the dump's elements the difference explains, confirmed over the whole dump (explained of total);
   /// total 0: none confirmed.

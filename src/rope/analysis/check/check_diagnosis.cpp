@@ -118,7 +118,11 @@ std::size_t compare_variants(CheckReport& report, const DumpSource& source, long
     const Variant& v = variants[k];
     report.variants.emplace_back(v.kind, std::move(compared[k]));
     const DumpComparison& c = report.variants.back().second;
-    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
+    if (c.passed() && !dg.matches) {
+      dg.matches = v.kind, dg.found = v.found;
+      if (!v.difference.empty())  // the parameters it changes, confirmed over every element compared
+        dg.difference = v.difference, dg.difference_explained = c.total - c.failing, dg.difference_total = c.total;
+    }
     if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
     if (v.kind != known_variant("layout-swapped") || c.passed()) continue;
     // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
@@ -259,24 +263,19 @@ std::optional<double> constant_ratio(const RopeExpectation& expected, const Chec
   return s;
 }
 
-/// Most elements the element classification reads (each dump): a larger dump is classified at its failing sequence
-/// indices alone, where they hold at most this many; more are left to the measurement of its RoPE.
-constexpr long kClassifiedElements = 1L << 24;
+}  // namespace
 
-/// The failing elements classified (ElementClasses, measured_rope.hpp), over every sequence index of a dump of at most
-/// kClassifiedElements, else over the indices that `whole` (the range's comparison with the expectation) found failing
-/// (a passing index has no failing element), where they hold at most kClassifiedElements; nullopt otherwise.
 std::optional<ElementClasses> classify_elements(const RopeExpectation& expected, const DumpSource& source, long start,
-                                                const std::vector<AxisPosition>& positions,
-                                                const DumpComparison& whole) {
+                                                const std::vector<AxisPosition>& positions, const DumpComparison& whole,
+                                                long max_elements) {
   const long seq = static_cast<long>(positions.size());
   const long per_index = source.groups() * source.d();
   std::vector<long> read;  // the sequence indices classified
-  bool all = seq * per_index <= kClassifiedElements;
+  bool all = seq * per_index <= max_elements;
   for (long s = 0; s < seq; ++s) {
     if (all || (whole.position_ratio.size() == seq && !(whole.position_ratio[s] <= 1.0))) read.push_back(s);
   }
-  if (!all && (whole.position_ratio.size() != seq || static_cast<long>(read.size()) * per_index > kClassifiedElements))
+  if (!all && (whole.position_ratio.size() != seq || static_cast<long>(read.size()) * per_index > max_elements))
     return std::nullopt;
   const int half = expected.rotary_dim() / 2;
   const double a = expected.attention_factor(), eps = epsilon(source.dtype()), eps32 = epsilon(DType::F32);
@@ -344,6 +343,8 @@ std::optional<ElementClasses> classify_elements(const RopeExpectation& expected,
   }
   return out;
 }
+
+namespace {
 
 /// No listed variant matches: the dump measured (measured_rope.hpp, identify's engine), the parameters where its
 /// RoPE differs from the expected one stated, and the simplest difference that explains the whole dump named, one

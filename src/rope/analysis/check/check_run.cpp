@@ -673,13 +673,17 @@ LoadedDumps reopen(DumpFiles files, const CheckRun& run, const CheckSettings& s)
 
 /// A diagnosis found with q and k together (qk_pair.hpp) in one tensor's report: the row's match and its sentence,
 /// over what the tensor alone could say.
-void name_paired(CheckRun& run, VariantId kind, std::vector<std::pair<std::string, double>> found) {
+void name_paired(CheckRun& run, VariantId kind, std::vector<std::pair<std::string, double>> found,
+                 std::vector<ParameterDifference> difference) {
   CheckDiagnosis& dg = run.report.diagnosis;
   dg.matches = kind;
   dg.closest = std::nullopt;
   dg.closest_explained = 0;
   dg.departure = std::nullopt;
   dg.found = std::move(found);
+  // The pair's cause in place of what the tensor alone measured (its difference not the cause).
+  dg.difference = std::move(difference);
+  dg.difference_explained = dg.difference_total = 0;
   const std::vector<AxisPosition> positions = positions_as_axes(run.dumps.positions, run.dumps.axis_positions);
   dg.message = variant_sentence(
       kind, {run.expected, dg, run.report.comparison, positions, run.dumps.after.groups(), run.dumps.after.dtype});
@@ -759,8 +763,8 @@ CheckRun join_qk(CheckRun q, CheckRun k, const LoadedDumps& q_values, const Load
   const std::vector<AxisPosition> kp = positions_as_axes(k_values.positions, k_values.axis_positions);
   QkPairCheck pair = measure_qk_pair({q_values, qp, q.expected, q.angles}, {k_values, kp, k.expected, k.angles},
                                      !q.passed() || !k.passed());
-  if (pair.matches && pair.names_q) name_paired(q, *pair.matches, pair.found);
-  if (pair.matches && pair.names_k) name_paired(k, *pair.matches, pair.found);
+  if (pair.matches && pair.names_q) name_paired(q, *pair.matches, pair.found, pair.difference);
+  if (pair.matches && pair.names_k) name_paired(k, *pair.matches, pair.found, pair.difference);
   const std::optional<VariantId>& both = q.report.diagnosis.matches;
   if (!pair.matches && !pair.passed() && !q.passed() && !k.passed() && both && both == k.report.diagnosis.matches) {
     pair.matches = both;  // one mistake in both tensors (RoPE applied twice) is the scores' too

@@ -143,6 +143,7 @@ struct NormsSearch {
 struct PairedReading {
   bool names_q = false, names_k = false;
   std::vector<std::pair<std::string, double>> found;
+  std::vector<ParameterDifference> difference = {};
 };
 
 /// What a row found over a range's parts reads (VariantRow::over_parts): the range's report, its parts' checks (batch

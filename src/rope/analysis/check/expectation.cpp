@@ -75,7 +75,13 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
         const long l = std::max(hf.config.seq_len.value_or(m), m);  // HF's L = max(max position + 1, M)
         const auto base = [](const RopeSpec& s) { return fmt::format("{:.7g}", s.params.effective_base.value_or(0)); };
         const long n = served.config.seq_len.value_or(0);
-        engine_other = {o.params.inv_freq, o.params.attention_factor,
+        // The other reading's length and base (vLLM's max_model_len, or HF's L), against the checked reading's.
+        const double other_length = static_cast<double>(vllm ? l : n),
+                     checked_length = static_cast<double>(vllm ? n : l);
+        const double other_base = (vllm ? hf : served).params.effective_base.value_or(0);
+        const double checked_base = (vllm ? served : hf).params.effective_base.value_or(0);
+        engine_other = {o.params.inv_freq,
+                        o.params.attention_factor,
                         vllm ? msg("matches HF's reading of this config, not vLLM's: dynamic NTK's base {0} at the "
                                    "dump's length, L = max(max position + 1, M) = {1}, where vLLM computes it once at "
                                    "start-up at max_model_len {2} (base {3})",
@@ -83,7 +89,9 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
                              : msg("matches vLLM's reading of this config, not HF's: dynamic NTK's base {0} computed "
                                    "once at start-up at max_model_len {1}, where HF computes it at the dump's length, "
                                    "L = max(max position + 1, M) = {2} (base {3})",
-                                   base(served), n, l, base(hf))};
+                                   base(served), n, l, base(hf)),
+                        {{"length", other_length}, {"base", other_base}},
+                        {{"length", checked_length, other_length}, {"base", checked_base, other_base}}};
       } catch (const InvalidArgument&) {
         // the other engine's length gives no real base: no reading of it to compare with
       }
@@ -131,6 +139,9 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
       e.longrope_other = {other_list, other_is_short};
     // The other layer types' RoPE on this layer, whole or as their scaling on this layer's base (Gemma 3's sliding
     // layers turned with the full layers' linear factor 8: antonellof/ferrox issue #39).
+    int checked = -1;
+    for (std::size_t index = 0; index < rope.layers.size(); ++index)
+      if (rope.layers[index].type == rope.spec.layer_type) checked = static_cast<int>(index);
     for (std::size_t index = 0; index < rope.layers.size(); ++index) {
       const LayerRope& l = rope.layers[index];
       if (!l.spec || l.type == rope.spec.layer_type || l.spec->params.inv_freq.size() != e.theta().size()) continue;
@@ -150,6 +161,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
         bool seen = same(e.theta(), e.attention_factor());
         for (const RopeExpectation::OtherLayerType& k : e.other_layer_types)
           seen = seen || same(k.theta, k.attention_factor);
+        t.checked = checked;
         if (!seen) e.other_layer_types.push_back(std::move(t));
       }
     }

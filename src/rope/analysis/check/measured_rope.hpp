@@ -38,6 +38,17 @@ struct ElementClasses {
   long count(const std::vector<char>& v) const { return static_cast<long>(std::count(v.begin(), v.end(), 1)); }
 };
 
+/// Most elements the element classification reads (each dump): a larger dump is classified at its failing sequence
+/// indices alone, where they hold at most this many; more are left to the measurement of its RoPE.
+inline constexpr long kClassifiedElements = 1L << 24;
+
+/// The failing elements classified (ElementClasses), over every sequence index of a dump of at most `max_elements`,
+/// else over the indices that `whole` (the range's comparison with the expectation) found failing (a passing index has
+/// no failing element), where they hold at most `max_elements`; nullopt otherwise (check_diagnosis.cpp).
+std::optional<ElementClasses> classify_elements(const RopeExpectation& expected, const DumpSource& source, long start,
+                                                const std::vector<AxisPosition>& positions, const DumpComparison& whole,
+                                                long max_elements = kClassifiedElements);
+
 /// The one turn δ of every vector of the dump's sequence indices [start, start + seq) (a K cache moved as one shift):
 /// per pair j of `expected`, the phase c_j of Σ conj(z_before)·z_after over every vector, and the integer δ within
 /// ±2¹⁶ that fits every c_j = θ_j·δ (identify's best_integer_shift, each pair weighted by |Σ|); nullopt where no pair

@@ -287,6 +287,7 @@ QkPairCheck measure_qk_pair(const QkSide& q, const QkSide& k, bool diagnose) {
     r.matches = row.kind;
     r.names_q = reading->names_q, r.names_k = reading->names_k;
     r.found = std::move(reading->found);
+    r.difference = std::move(reading->difference);
     break;
   }
   return r;

@@ -82,6 +82,7 @@ struct QkPairCheck {
   /// The tensors whose diagnosis that row names (q's, k's) and its parameters there.
   bool names_q = false, names_k = false;
   std::vector<std::pair<std::string, double>> found;
+  std::vector<ParameterDifference> difference;  ///< the parameters the named row changes, expected and found
   bool passed() const { return !measured || max_ratio <= 1; }
 };
 

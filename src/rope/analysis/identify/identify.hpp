@@ -370,6 +370,24 @@ double periodogram_peak(const std::vector<double>& m, const std::vector<std::com
 std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
                                     std::vector<Message>& notes);
 
+/// Positions in two clusters (identify_alias.cpp): the gap between them at least this many times each cluster's span
+/// (0 … 15 and 130816 … 131071: 500×), each of at least kAliasClusterPositions distinct positions.
+inline constexpr double kAliasGapRatio = 64;
+inline constexpr long kAliasClusterPositions = 4;
+/// The frequencies θ_j + k·2π/G, |k| ≤ kAliasCandidates, compared for each pair.
+inline constexpr int kAliasCandidates = 16;
+/// The best frequency of the comb is the pair's where the next best costs at least this many times as much.
+inline constexpr double kAliasMargin = 1.5;
+/// Step 4's θ_j (id.theta, angle_residual, theta_sigma at the phasors `u` and the dump's positions `p`) where the
+/// positions lie in two clusters a gap apart (kAliasGapRatio): the near cluster's phases tell θ_j from θ_j + k·2π/m_c
+/// (m_c the far cluster's centre) by k·2π·m/m_c alone, within the dump's rounding for a bf16 dump, and the far
+/// cluster's turn them alike at m_c and apart by k·2π·(m − m_c)/m_c across it (±0.006 rad per k over 130816 … 131071).
+/// Per pair the frequency of that comb (|k| ≤ kAliasCandidates) whose phases Σ|z|·(1 − cos(arg z − θm)) fit least,
+/// then least squares there; where the next best fits within kAliasMargin of it, the pair is undetermined
+/// (id.undetermined, its σ at least half the comb's step), so that no family's base rests on it.
+void resolve_cluster_aliases(const std::vector<std::vector<std::complex<double>>>& u, const std::vector<double>& p,
+                             Identification& id);
+
 /// Identification::fast_math_bias and fast_math_toward_zero of `id` (its θ, θ's σ, the dump's positions and the fitted
 /// family measured); no bias for a per-pair family, M-RoPE or a latent grid.
 struct FastMathBias {

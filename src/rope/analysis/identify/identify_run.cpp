@@ -263,6 +263,9 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   }
   const bool whole =
       !dumps.stream || (static_cast<long>(kept.size()) == all_seq && groups_kept == dumps.stream->groups());
+  // Every key turned by one angle per pair where the positions given differ (a K cache moved by one shift).
+  if (whole && dumps.axis_positions.empty() && run.mrope_batch_rows == 0 && !run.text_counted)
+    run.one_turn = one_turn_reading(dumps.before, dumps.after, dumps.positions, id);
   // An offset, jumps or a hold that explain every pair, the same for every head, are their own reading: the walks of
   // q's head count (which turn each head at positions of its own) are tried only where heads differ or a pair is left
   // unexplained (each walk is a whole identification: 15 of them made a plain off-by-one dump 15× dearer).
@@ -271,7 +274,7 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   const bool walk_likely = !id.group_offsets.empty() || (!id.fits.empty() && id.fit.family == Family::Linear);
   const bool offset_alone = !walk_likely || (id.layout != PairLayout::None && id.angle_residual.size() > 0 &&
                                              id.angle_residual.maxCoeff() <= kReadingResidual);
-  if (whole && run.mrope_batch_rows == 0 && !offset_alone &&
+  if (whole && run.mrope_batch_rows == 0 && !run.one_turn && !offset_alone &&
       (id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty())) {
     run.query_heads = query_heads_reading(dumps, &id);
   }
@@ -282,7 +285,9 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
             "holds at most {4} elements of each dump)",
             kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
   }
-  if (!dumps.stream || kept.size() == dumps.positions.size()) run.segment_offsets = segment_offsets(dumps, id);
+  // One turn for every key: each key a shift of its own against the given positions, which the one δ says.
+  if ((!dumps.stream || kept.size() == dumps.positions.size()) && !run.one_turn)
+    run.segment_offsets = segment_offsets(dumps, id);
   drop_values(dumps);
   run.dumps = std::move(dumps);
   run.id = std::move(id);

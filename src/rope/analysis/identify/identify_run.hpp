@@ -57,12 +57,22 @@ struct IdentifyRun {
     long tokens = 0;
   };
   std::optional<TextCounted> text_counted;
+  /// Every key turned by the same angles where the positions given differ (a K cache moved by one shift, not each key
+  /// by its own new − old of a shift map: rope check's shift-map-one-delta): δ, pair 0's turn (the nearest integer
+  /// where within kOneTurnMisfit), the base of the default ladder that the turns δ·θ_j fit, and the largest angle
+  /// (rad) by which a pair misses δ·base^(−2j/D) (the identification is at every key at δ).
+  struct OneTurn {
+    double delta = 0;
+    double base = 0;
+    double misfit = 0;
+  };
+  std::optional<OneTurn> one_turn;
 
   /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on,
   /// heads at positions of their own): a failed check's exit code.
   bool positions_differ() const {
     return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty() ||
-           mrope_batch_rows > 0 || query_heads > 0 || text_counted.has_value();
+           mrope_batch_rows > 0 || query_heads > 0 || text_counted.has_value() || one_turn.has_value();
   }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
@@ -72,6 +82,19 @@ struct IdentifyRun {
            (id.fope && id.fope->sin_padded_one);
   }
 };
+
+/// Fewest pairs from which one_turn_reading measures a ladder's base and δ.
+inline constexpr int kOneTurnMinPairs = 4;
+/// Largest 1 − |Σ u| / Σ |u| of a pair's phasors over the keys for one turn: an angle spread of about 0.045 rad RMS.
+inline constexpr double kOneTurnCoherence = 1e-3;
+/// Largest angle (rad) by which a pair's unwrapped turn may miss δ·θ_j of the fitted ladder.
+inline constexpr double kOneTurnMisfit = 0.05;
+
+/// IdentifyRun::one_turn: where every pair of `id` (paired, at the positions `given`, which differ) turns by one angle
+/// at every index, those angles unwrapped from the slowest pair along a geometric ladder: δ, the base, and `id`
+/// replaced by the identification at every key at δ. nullopt (and `id` untouched) otherwise.
+std::optional<IdentifyRun::OneTurn> one_turn_reading(const DumpVectors& before, const DumpVectors& after,
+                                                     const std::vector<double>& given, Identification& id);
 
 /// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies. @throws
 /// InvalidArgument, IoError as the readers and identify_rope.

@@ -675,6 +675,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
     id.angle_residual[j] = points.empty() ? 0.0 : std::sqrt(rss / static_cast<double>(points.size()));
     id.theta_sigma[j] = smm > 0 ? id.angle_residual[j] / std::sqrt(smm) : INFINITY;
   }
+  detail::resolve_cluster_aliases(u, p, id);  // two clusters far apart: the frequency the far one's phases fit
   // What the positions and the signs say.
   if (!id.undetermined.empty()) {
     std::string list;

@@ -10,7 +10,7 @@
 // clang-format off
 ROPE_VARIANT_DOC("engine-reading-other",
   R"md(`matches vLLM's reading of this config, not HF's: dynamic NTK's base 135402 computed once at start-up at max_model_len 16384, where HF computes it at the dump's length, L = max(max position + 1, M) = 4096 (base 10000)` (or the reverse under `--engine vllm`))md",
-  R"md(the frequencies of another engine's reading of the config)md",
+  R"md(the frequencies of another engine's reading of the config (dynamic NTK: that reading's length and base, `found.length`, `found.base`))md",
   R"md(one config, two readings (docs/scaling.md, "Dynamic NTK's length, per engine"): dynamic NTK's base at the dump's length (HF) or once at max_model_len (vLLM, f·M unless given, unguarded below M); `--engine hf\|vllm` checks with that engine's reading)md")
 // clang-format on
 #else
@@ -20,7 +20,7 @@ VariantRow row() {
   VariantRow r;
   r.name = "engine-reading-other";
   r.detection = VariantDetection::Compared;
-  r.parameters = "";
+  r.parameters = "length,base";
   r.changes = [](E) { return msg("the frequencies of another engine's reading of the config"); };
   r.says = [](S c) {
     return c.expected.engine_other ? c.expected.engine_other->says
@@ -30,7 +30,9 @@ VariantRow row() {
                         [](F f, Out out) {
                           RopeExpectation o = with_theta(f.expected, f.expected.engine_other->theta);
                           o.rope.params.attention_factor = f.expected.engine_other->attention_factor;
-                          put(out, o);
+                          Variant& v = put(out, o);
+                          v.found = f.expected.engine_other->found;
+                          v.difference = f.expected.engine_other->difference;
                         }};
   return r;
 }

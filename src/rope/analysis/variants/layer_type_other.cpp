@@ -43,8 +43,12 @@ VariantRow row() {
                           for (std::size_t k = 0; k < others.size(); ++k) {
                             RopeExpectation o = with_theta(f.expected, others[k].theta);
                             o.rope.params.attention_factor = others[k].attention_factor;
-                            put(out, o).found = {{"layer_type", static_cast<double>(others[k].index)},
-                                                 {"scaling_only", others[k].scaling_only ? 1.0 : 0.0}};
+                            Variant& v = put(out, o);
+                            v.found = {{"layer_type", static_cast<double>(others[k].index)},
+                                       {"scaling_only", others[k].scaling_only ? 1.0 : 0.0}};
+                            if (others[k].checked >= 0)  // this layer's type where that type's RoPE (or scaling) is
+                              v.difference = {{"layer_type", static_cast<double>(others[k].checked),
+                                               static_cast<double>(others[k].index)}};
                           }
                         }};
   return r;

@@ -40,21 +40,26 @@ VariantRow row() {
         "the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
         d / 2, r / 2, d, r);
   };
-  r.from_expectation = {partial_pairing_applies, [](F f, Out out) {
-                          const RopeExpectation& e = f.expected;
-                          Variant& x = put(out, e);
-                          x.partner = e.rope.head_dim / 2;
-                          x.found = {{"partner", e.rope.head_dim / 2}};
-                          // The head's ladder base^(−2i/d) on those pairs too: the first r/2 pairs of a RoPE over
-                          // the whole head (pie-project/pie PR #603).
-                          if (e.scaled() || !(e.base() > 1)) return;
-                          Eigen::VectorXd head(e.rotary_dim() / 2);
-                          for (Eigen::Index i = 0; i < head.size(); ++i)
-                            head[i] = std::pow(e.base(), -2.0 * static_cast<double>(i) / e.rope.head_dim);
-                          Variant& y = put(out, with_theta(e, head));
-                          y.partner = e.rope.head_dim / 2;
-                          y.found = {{"partner", e.rope.head_dim / 2}, {"head_frequencies", 1}};
-                        }};
+  r.from_expectation = {
+      partial_pairing_applies, [](F f, Out out) {
+        const RopeExpectation& e = f.expected;
+        Variant& x = put(out, e);
+        x.partner = e.rope.head_dim / 2;
+        x.found = {{"partner", e.rope.head_dim / 2}};
+        x.difference = {{"partner", e.rotary_dim() / 2.0, e.rope.head_dim / 2.0}};
+        // The head's ladder base^(−2i/d) on those pairs too: the first r/2 pairs of a RoPE over
+        // the whole head (pie-project/pie PR #603).
+        if (e.scaled() || !(e.base() > 1)) return;
+        Eigen::VectorXd head(e.rotary_dim() / 2);
+        for (Eigen::Index i = 0; i < head.size(); ++i)
+          head[i] = std::pow(e.base(), -2.0 * static_cast<double>(i) / e.rope.head_dim);
+        Variant& y = put(out, with_theta(e, head));
+        y.partner = e.rope.head_dim / 2;
+        y.found = {{"partner", e.rope.head_dim / 2}, {"head_frequencies", 1}};
+        // and the ladder's dimension: base^(−2i/d) where base^(−2i/r) belongs
+        y.difference = {{"partner", e.rotary_dim() / 2.0, e.rope.head_dim / 2.0},
+                        {"ladder_dim", static_cast<double>(e.rotary_dim()), static_cast<double>(e.rope.head_dim)}};
+      }};
   return r;
 }
 const Registered registered{row()};

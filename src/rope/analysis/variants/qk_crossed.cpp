@@ -43,6 +43,7 @@ VariantRow row() {
       out.found = {{"heads_modulo", 1.0},
                    {"q_heads", static_cast<double>(f.q_heads)},
                    {"k_heads", static_cast<double>(f.k_heads)}};
+      out.difference = {{"heads_modulo", 0, 1}};  // the GQA head map: h mod H_k where h / (H_q/H_k) belongs
     }
     return out;
   };

@@ -5,7 +5,7 @@
 // clang-format off
 ROPE_VARIANT_DOC("rotary-dim-halved",
   R"md(`matches a rotary dimension of 64 instead of 128: the model rotates the whole head, the code rotated half of it`)md",
-  R"md(the first d/2 channels at base^(−2i/(d/2)), the rest unchanged)md",
+  R"md(the first d/2 channels at base^(−2i/(d/2)), the rest unchanged (`found.rotary_dim`))md",
   R"md(`n_dims = d/2` (or `rope.dimension_count` halved) for a model that rotates the whole head)md")
 // clang-format on
 #else
@@ -15,7 +15,7 @@ VariantRow row() {
   VariantRow r;
   r.name = "rotary-dim-halved";
   r.detection = VariantDetection::Compared;
-  r.parameters = "";
+  r.parameters = "rotary_dim";
   r.changes = [](E) { return msg("the rotary dimension halved"); };
   r.says = [](S c) {
     const int r = c.expected.rotary_dim();
@@ -32,7 +32,10 @@ VariantRow row() {
                         },
                         [](F f, Out out) {
                           const RopeExpectation& e = f.expected;
-                          put(out, with_theta(e, ladder_theta(e.base(), e.rotary_dim() / 2)));
+                          const int r = e.rotary_dim();
+                          Variant& v = put(out, with_theta(e, ladder_theta(e.base(), r / 2)));
+                          v.found = {{"rotary_dim", r / 2}};
+                          v.difference = {{"rotary_dim", static_cast<double>(r), static_cast<double>(r / 2)}};
                         }};
   return r;
 }
