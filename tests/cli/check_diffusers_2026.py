@@ -46,13 +46,16 @@ POSITIONS = [("zimage", {}, (1, 10, 6), 5, None), ("zimage", {}, (1, 8, 8), 32, 
 
 # Z-Image's omni mode: (target latent, condition latents, prompt segments, SigLIP grids or None). The first is the
 # self-test's (the source's own method); segment lengths at, under and over multiples of 32; SigLIP grids of one
-# row or column (max(R − 1, 1)) and larger than the latent (rows rescaled down).
+# row or column (max(R − 1, 1)) and larger than the latent (rows rescaled down); none (--omni: the pipeline's
+# text-to-image, one segment, the image at 1 + L).
 OMNI = [((1, 4, 6), [(1, 4, 6), (1, 6, 4)], [5, 7, 40, 3], [(3, 4), (2, 5)]),
         ((1, 8, 8), [(1, 4, 6)], [32, 1, 33], [(1, 7)]),
         ((1, 2, 2), [(1, 10, 6), (1, 2, 4), (1, 6, 6)], [31, 64, 2, 9, 17], [(9, 1), (5, 5), (12, 9)]),
-        ((1, 6, 4), [(1, 6, 4)], [5, 7, 3], None)]
-# Omni requests refused with one line (exit 2): segments not N + 2, SigLIP grids not one per condition, a SigLIP grid
-# without condition images, a side of 0, a condition not a multiple of the patch, condition images on another model.
+        ((1, 6, 4), [(1, 6, 4)], [5, 7, 3], None),
+        ((1, 4, 6), [], [5], None), ((1, 8, 8), [], [40], None)]
+# Omni requests refused with one line (exit 2): segments not N + 2 (nor one without a condition image), SigLIP
+# grids not one per condition, a SigLIP grid without condition images, a side of 0, a condition not a multiple of the
+# patch, condition images or --omni on another model.
 OMNI_REFUSED = [("zimage", ["--condition-image", "1x4x6", "--text", "5", "--text", "3"]),
                 ("zimage", ["--condition-image", "1x4x6", "--siglip-grid", "3x4", "--siglip-grid", "3x4", "--text", "5",
                             "--text", "3", "--text", "2"]),
@@ -61,11 +64,14 @@ OMNI_REFUSED = [("zimage", ["--condition-image", "1x4x6", "--text", "5", "--text
                 ("zimage", ["--condition-image", "1x4x6", "--siglip-grid", "3by4", "--text", "5", "--text", "3",
                             "--text", "2"]),
                 ("zimage", ["--condition-image", "1x5x6", "--text", "5", "--text", "3", "--text", "2"]),
-                ("hunyuan15", ["--condition-image", "1x4x6", "--text", "5", "--text", "3", "--text", "2"])]
+                ("hunyuan15", ["--condition-image", "1x4x6", "--text", "5", "--text", "3", "--text", "2"]),
+                ("zimage", ["--omni", "--text", "5", "--text", "3"]), ("hunyuan15", ["--omni", "--text", "5"])]
 
 
 def omni_args(path, lat, conds, caps, sig):
     args = ["positions", "--config", path, "--latent-shape", "x".join(map(str, lat)), "--json"]
+    if not conds:
+        args.append("--omni")
     for c in conds:
         args += ["--condition-image", "x".join(map(str, c))]
     for g in sig or []:

@@ -593,6 +593,10 @@ def self_test():
         out = om.patchify_and_embed_omni(x, c, sg, 2, 1, [[0, 0, 1]])
         got = torch.cat([out[5][0][: len(out[1][0])], out[4][0][: len(out[0][0])], out[6][0][: len(out[2][0])]])
         check("zimage omni ids", got.numpy(), z_image_omni_ids(z, imgs, caps, sigs)[0], 0)
+        # The pipeline without a condition image: one segment, the target, no SigLIP (all_siglip_feats [None]).
+        out = om.patchify_and_embed_omni([[torch.zeros(16, 1, 4, 6)]], [[torch.zeros(5, 4)]], [None], 2, 1, [[1]])
+        got = torch.cat([out[5][0][: len(out[1][0])], out[4][0][: len(out[0][0])]])
+        check("zimage omni ids, no condition image", got.numpy(), z_image_omni_ids(z, [(1, 4, 6)], [5])[0], 0)
     for fl in failures:
         print("FAIL", fl)
     return 1 if failures else 0

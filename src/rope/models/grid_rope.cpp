@@ -302,8 +302,15 @@ void z_image_omni_tokens(const GridRope& g, const GridRequest& r, GridPositions&
     throw InvalidArgument(
         error_msg("{0}: at most {1} condition images (got {2})", option_name("condition_image"), 64, n_cond));
   }
-  // pipeline_z_image_omni.py:229-236: N condition images take N + 2 prompt segments, segment j before image j.
-  if (r.captions.size() != n_cond + 2) {
+  // pipeline_z_image_omni.py:229-236: N condition images take N + 2 prompt segments, segment j before image j; no
+  // condition image, one segment.
+  if (n_cond == 0 && r.captions.size() != 1) {
+    throw InvalidArgument(
+        error_msg("{0}: Z-Image's omni pipeline without a condition image takes the prompt as one segment: one {1} "
+                  "option (got {2})",
+                  option_name("omni"), option_name("text"), r.captions.size()));
+  }
+  if (n_cond > 0 && r.captions.size() != n_cond + 2) {
     throw InvalidArgument(
         error_msg("{0}: Z-Image's omni pipeline splits the prompt in N + 2 segments for N condition images: {1} "
                   "condition images take {2} {3} options (got {4})",
@@ -557,11 +564,11 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   if (r.fps && !(*r.fps > 0 && *r.fps <= 1e6)) {
     throw InvalidArgument(error_msg("{0} must be positive and at most 1000000 (got {1})", option_name("fps"), *r.fps));
   }
-  if ((!r.condition_images.empty() || !r.siglip.empty()) && g.model != GridModel::ZImage) {
+  if ((r.omni || !r.condition_images.empty() || !r.siglip.empty()) && g.model != GridModel::ZImage) {
     throw InvalidArgument(
         error_msg("{0}: only Z-Image's omni pipeline places condition images and SigLIP tokens in "
                   "its sequence (not {1})",
-                  option_name("condition_image"), display_name(g.model)));
+                  option_name(r.condition_images.empty() ? "omni" : "condition_image"), display_name(g.model)));
   }
   if (!r.siglip.empty() && r.condition_images.empty()) {
     throw InvalidArgument(error_msg("{0} gives the condition images' SigLIP grids: it needs {1}",
@@ -570,7 +577,7 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   GridPositions out;
   out.axes = g.axes;
   tokens_of(g, r, out.grid);
-  if (g.model == GridModel::ZImage && !r.condition_images.empty()) {
+  if (g.model == GridModel::ZImage && (r.omni || !r.condition_images.empty())) {
     z_image_omni_tokens(g, r, out);
     return out;
   }

@@ -164,10 +164,12 @@ struct GridRequest {
   std::optional<std::array<double, 3>> scale_factor;
   /// LTX-2's audio tokens (G7): latent {frames, 1, 1} the audio latent's frames, positioned by its audio stream
   bool audio = false;
-  /// Z-Image's omni mode (ZImageOmniPipeline, (G8)): the N condition images' latents (F, H, W), in the sequence
-  /// before the target `latent`; empty: the basic mode
+  /// Z-Image's omni mode (ZImageOmniPipeline, (G8)), also set by condition images; false: the basic mode
+  bool omni = false;
+  /// Z-Image's omni mode: the N condition images' latents (F, H, W), in the sequence before the target `latent`
   std::vector<std::array<long, 3>> condition_images;
-  /// Z-Image's omni mode: each prompt segment's tokens (the pipeline's N + 2 segments, `text` their sum)
+  /// Z-Image's omni mode: each prompt segment's tokens (the pipeline's N + 2 segments, one without a condition
+  /// image; `text` their sum)
   std::vector<long> captions;
   /// Z-Image's omni mode: each condition image's SigLIP grid (rows, columns), one per condition image, or none
   std::vector<std::array<long, 2>> siglip;

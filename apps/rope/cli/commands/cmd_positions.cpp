@@ -54,6 +54,7 @@ struct PositionsOptions {
   std::optional<long> audio_frames;           ///< LTX-2: the audio latent's frames (its audio tokens' positions)
   std::vector<std::string> condition_images;  ///< Z-Image omni: each condition image's latent FxHxW
   std::vector<std::string> siglip_grids;      ///< Z-Image omni: each condition image's SigLIP grid RxC
+  bool omni = false;                          ///< Z-Image's omni mode (with no condition image: its text-to-image)
   CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
@@ -135,6 +136,7 @@ PositionsRequest positions_request(const PositionsOptions& opt) {
     }
     for (const std::string& c : opt.condition_images) g.condition_images.push_back(parse_grid(c, "--condition-image"));
     for (const std::string& s : opt.siglip_grids) g.siglip.push_back(parse_siglip_grid(s));
+    g.omni = opt.omni;
     g.reference_images = opt.reference_images;
     g.fps = opt.fps;
     if (!opt.scale_factor.empty()) {
@@ -286,6 +288,10 @@ Command add_positions_command(CLI::App& app) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->needs("--condition-image");
+  sub->add_flag("--omni", opt->omni,
+                "Z-Image: the omni pipeline's sequence [captions, images, SigLIP] (implied by --condition-image; "
+                "without one, one --text segment and the image after it)")
+      ->needs(latent);
   add_real_option(*sub, "--fps", opt->fps, 0.0,
                   "LTX-Video, Cosmos, Cosmos 3: the frame rate the transformer is given (LTX: 25 without it; "
                   "Cosmos: the temporal positions × 24 / fps; Cosmos 3: the latent's frames × base_fps / fps)")
