@@ -4,7 +4,8 @@ tests/reference/diffusers_rope_2026.py, NumPy ports of their diffusers modules a
 with text tokens, run at test time:
   - `rope positions --config CONFIG --latent-shape FxHxW [--text N] [--scale-factor T,H,W] --json`: every token's
     position and kind equal to the port's (Z-Image's [image, caption] padded to multiples of 32; Kandinsky 5's
-    (f, h, w) / scale_factor, regular and nabla orders);
+    (f, h, w) / scale_factor, regular and nabla orders); Z-Image's omni mode with --condition-image,
+    --siglip-grid and one --text per prompt segment: every id and kind z_image_omni_ids's;
   - `rope frequencies --json`: every pair's frequency the port's pair_table() (relative 1e-12);
   - `rope check` on each dump the port writes as the source computes it: exit 0; each planted mistake: exit 1, named;
   - `rope identify` on each correct dump: the family named with every preset that fits.
@@ -42,6 +43,42 @@ POSITIONS = [("zimage", {}, (1, 10, 6), 5, None), ("zimage", {}, (1, 8, 8), 32, 
              ("kandinsky5", {}, (5, 60, 80), 0, None), ("kandinsky5", {}, (1, 8, 12), 0, None),
              ("kandinsky5", {}, (3, 8, 12), 0, (1.0, 2.0, 2.0)),
              ("kandinsky5", {"attention_type": "nabla"}, (2, 16, 16), 0, None)]
+
+# Z-Image's omni mode: (target latent, condition latents, prompt segments, SigLIP grids or None). The first is the
+# self-test's (the source's own method); segment lengths at, under and over multiples of 32; SigLIP grids of one
+# row or column (max(R − 1, 1)) and larger than the latent (rows rescaled down); none (--omni: the pipeline's
+# text-to-image, one segment, the image at 1 + L).
+OMNI = [((1, 4, 6), [(1, 4, 6), (1, 6, 4)], [5, 7, 40, 3], [(3, 4), (2, 5)]),
+        ((1, 8, 8), [(1, 4, 6)], [32, 1, 33], [(1, 7)]),
+        ((1, 2, 2), [(1, 10, 6), (1, 2, 4), (1, 6, 6)], [31, 64, 2, 9, 17], [(9, 1), (5, 5), (12, 9)]),
+        ((1, 6, 4), [(1, 6, 4)], [5, 7, 3], None),
+        ((1, 4, 6), [], [5], None), ((1, 8, 8), [], [40], None)]
+# Omni requests refused with one line (exit 2): segments not N + 2 (nor one without a condition image), SigLIP
+# grids not one per condition, a SigLIP grid without condition images, a side of 0, a condition not a multiple of the
+# patch, condition images or --omni on another model.
+OMNI_REFUSED = [("zimage", ["--condition-image", "1x4x6", "--text", "5", "--text", "3"]),
+                ("zimage", ["--condition-image", "1x4x6", "--siglip-grid", "3x4", "--siglip-grid", "3x4", "--text", "5",
+                            "--text", "3", "--text", "2"]),
+                ("zimage", ["--condition-image", "1x4x6", "--siglip-grid", "0x4", "--text", "5", "--text", "3",
+                            "--text", "2"]),
+                ("zimage", ["--condition-image", "1x4x6", "--siglip-grid", "3by4", "--text", "5", "--text", "3",
+                            "--text", "2"]),
+                ("zimage", ["--condition-image", "1x5x6", "--text", "5", "--text", "3", "--text", "2"]),
+                ("hunyuan15", ["--condition-image", "1x4x6", "--text", "5", "--text", "3", "--text", "2"]),
+                ("zimage", ["--omni", "--text", "5", "--text", "3"]), ("hunyuan15", ["--omni", "--text", "5"])]
+
+
+def omni_args(path, lat, conds, caps, sig):
+    args = ["positions", "--config", path, "--latent-shape", "x".join(map(str, lat)), "--json"]
+    if not conds:
+        args.append("--omni")
+    for c in conds:
+        args += ["--condition-image", "x".join(map(str, c))]
+    for g in sig or []:
+        args += ["--siglip-grid", "x".join(map(str, g))]
+    for n in caps:
+        args += ["--text", str(n)]
+    return args
 
 
 def run(rope, args):
@@ -82,6 +119,30 @@ def main():
                             f"{want.shape}, kinds {kinds_ok})")
         else:
             print(f"positions {m:10} {str(lat):12} text {text:2} sf {str(sf):16} {len(pos):4} tokens as the port's")
+    z = dr.config("zimage")
+    zpath = os.path.join(a.out, "zimage_omni.json")
+    with open(zpath, "w") as fh:
+        json.dump(dr.diffusers_config(z), fh)
+    for lat, conds, caps, sig in OMNI:
+        sigs = None if sig is None else list(sig) + [None]
+        want, kinds = dr.z_image_omni_ids(z, list(conds) + [lat], caps, sigs)
+        code, out, err = run(a.rope, omni_args(zpath, lat, conds, caps, sig))
+        got = json.loads(out) if code == 0 else {}
+        pos = np.array(got.get("positions", []), dtype=np.float64)
+        if code != 0 or pos.shape != want.shape or np.abs(pos - want).max() > 0 or got["kinds"] != kinds:
+            failures.append(f"positions zimage omni {lat} {conds} {caps} {sig}: exit {code}, not the port's ids "
+                            f"({pos.shape} {want.shape}): {err.strip()}")
+        else:
+            print(f"positions zimage omni {len(conds)} conditions, segments {caps}: {len(pos)} ids as the port's")
+    for m, extra in OMNI_REFUSED:
+        cpath = os.path.join(a.out, f"{m}_omni_refused.json")
+        with open(cpath, "w") as fh:
+            json.dump(dr.diffusers_config(dr.config(m)), fh)
+        code, _, err = run(a.rope, ["positions", "--config", cpath, "--latent-shape", "1x8x8"] + extra)
+        if code != 2 or len(err.strip().splitlines()) != 1:
+            failures.append(f"positions {m} {extra}: exit {code}, expected 2 with one line: {err.strip()}")
+        else:
+            print(f"refused   {m} {' '.join(extra)}: {err.strip()}")
     for m in dr.MODELS:
         cfg = dr.config(m)
         path = os.path.join(a.out, f"{m}.json")

@@ -109,8 +109,8 @@ INSTANTIATE_TEST_SUITE_P(Frames, Kandinsky5Scale,
                                            ScaleCase{{31, 90, 160}, {1, 3.16, 3.16}}));
 
 // What the models' own code cannot take is refused before a token is made: Z-Image's ids past its tables (axes_lens,
-// RopeEmbedder), Kandinsky's nabla blocks on a frame not of 8 × 8 tokens, a scale factor or text a model has no use
-// for.
+// RopeEmbedder; in the omni mode too), Kandinsky's nabla blocks on a frame not of 8 × 8 tokens, a scale factor or text
+// a model has no use for.
 TEST(GridRope, RefusesWhatTheModelCannotTake) {
   const ModelConfig z =
       parse_model_config(R"({"_class_name": "ZImageTransformer2DModel", "axes_lens": [33, 512, 512]})", "z.json");
@@ -131,6 +131,26 @@ TEST(GridRope, RefusesWhatTheModelCannotTake) {
   EXPECT_EQ(grid_positions(*k.grid, kr).tokens.size(), 128u);
   kr.text = 3;
   EXPECT_THROW(grid_positions(*k.grid, kr), InvalidArgument);
+  // Z-Image's omni mode: a condition 6 × 4 before the 4 × 6 target, segments 5, 7, 3: 96 caption ids and 2 × 32 image
+  // ids, caption 2 reaching t = 39 (caption 1's grid ids after caption 0's surplus padding), past a table of 33 rows;
+  // segments not N + 2; two latents of 2^21 tokens each (the target alone within the limit of 2^22, the sequence
+  // with its captions past it), refused before a token is made.
+  const ModelConfig zd = parse_model_config(R"({"_class_name": "ZImageTransformer2DModel"})", "z.json");
+  GridRequest o;
+  o.latent = {1, 4, 6};
+  o.condition_images = {{1, 6, 4}};
+  o.captions = {5, 7, 3};
+  o.text = 15;
+  EXPECT_EQ(grid_positions(*zd.grid, o).tokens.size(), 160u);
+  EXPECT_EQ(grid_positions(*zd.grid, o).tokens[95].p[0], 0.0);
+  EXPECT_EQ(grid_positions(*zd.grid, o).tokens[90].p[0], 39.0);
+  EXPECT_THROW(grid_positions(*z.grid, o), InvalidArgument);
+  o.captions = {5, 7};
+  EXPECT_THROW(grid_positions(*zd.grid, o), InvalidArgument);
+  o.captions = {5, 7, 3};
+  o.latent = {1, 2048, 4096};
+  o.condition_images = {{1, 4096, 2048}};
+  EXPECT_THROW(grid_positions(*zd.grid, o), InvalidArgument);
 }
 
 TEST(GridRope, ClassNamesAndPresets) {

@@ -226,6 +226,20 @@ def z_image_omni_ids(cfg, images, captions, siglip=None):
     return np.concatenate(parts), kinds
 
 
+def z_image_omni_own_padding(cfg, images, captions, siglip=None):
+    """The planted omni mistake: z_image_omni_ids with each caption's ids cut at its own padded length (the surplus
+    padding ids _pad_with_ids appends dropped per caption), where the source cuts the joined ids once, so that every
+    caption j > 0 reads c_j + k instead of the previous captions' surplus ids first."""
+    ids, kinds = z_image_omni_ids(cfg, images, captions, siglip)
+    ids = ids.copy()
+    cu, at = 1, 0
+    for n in captions:
+        lc = _padded(n)
+        ids[at:at + lc, 0] = cu + np.arange(lc)
+        at, cu = at + lc, cu + n + 2
+    return ids, kinds
+
+
 def positions(cfg, latent_shape=(1, 1, 1), text=0, scale=None):
     """Every token's position as the pipeline and the transformer build them, [n, 3] float64, rows in the order of
     the sequence the attention turns. Kandinsky 5: (f, h, w) / scale_factor (the angle divided by it)."""
@@ -302,6 +316,11 @@ def _complex_apply(x, ang, out_round):
 def z_image_apply(x, cfg, latent_shape, text, bf16=False, theta=None, caption_start=1):
     """RopeEmbedder.precompute_freqs_cis and __call__, then apply_rotary_emb (the ids of z_image_ids)."""
     ids, _ = z_image_ids(cfg, latent_shape, text, caption_start)
+    return z_image_apply_ids(x, cfg, ids, bf16, theta)
+
+
+def z_image_apply_ids(x, cfg, ids, bf16=False, theta=None):
+    """RopeEmbedder's tables gathered at the int ids [n, 3] (331-356), then apply_rotary_emb (112-118)."""
     th = cfg["rope_theta"] if theta is None else theta
     cols = []
     for i, (d, e) in enumerate(zip(cfg["axes_dims"], cfg["axes_lens"])):
@@ -350,6 +369,11 @@ def kandinsky5_apply(x, cfg, latent_shape, scale=None):
 
 # ---------------------------------------------------------------------------------------------------------------
 # Dumps.
+
+# Z-Image omni: the target 1 x 4 x 6, one condition 1 x 6 x 4 with a SigLIP grid 3 x 2, the prompt's three
+# segments of 5, 7 and 3 tokens (caption 1's tokens read caption 0's 27 surplus padding ids, (0, 0, 0); caption 2
+# starts at t = 13 where c_2 = 17).
+OMNI_CASE = dict(latent_shape=(1, 4, 6), conditions=[(1, 6, 4)], siglip=[(3, 2)], captions=[5, 7, 3], text=15)
 
 CASES = {
     "zimage": dict(latent_shape=(1, 10, 6), text=5),    # 5 x 3 image tokens + 17 padding, caption 5 + 27 padding
@@ -451,6 +475,18 @@ def write_dumps(out):
          variant="caption-from-zero", found={"offset": -1.0, "tokens": float(_padded(zc["text"])), "image": 1.0},
          note="the caption numbered from 0 and the image from L' (Lumina 2's ids), where Z-Image starts them at 1 and "
               "L' + 1", pos=zpos)
+    # Omni mode, last so that the dumps before it keep their inputs: one condition image with its SigLIP grid, three
+    # prompt segments (pipeline_z_image_omni.py:229-236), text, image, SigLIP and padding tokens all in the dump.
+    oc = OMNI_CASE
+    oimgs, osig = list(oc["conditions"]) + [oc["latent_shape"]], list(oc["siglip"]) + [None]
+    oids = z_image_omni_ids(z, oimgs, oc["captions"], osig)[0]
+    for dtype in ("f32", "bf16"):
+        save(f"zimage_omni_{dtype}_bshd", z, oc, lambda x, b=dtype == "bf16": z_image_apply_ids(x, z, oids, b), dtype,
+             "pass", pos=oids.astype(np.float64))
+    own = z_image_omni_own_padding(z, oimgs, oc["captions"], osig)[0]
+    save("mistake_zimage_omni_own_padding_f32", z, oc, lambda x: z_image_apply_ids(x, z, own), "f32", "fail",
+         note="each caption's ids cut at its own padded length: captions 1 and 2 from c_j, where the source's one cut "
+              "gives them the previous captions' surplus padding ids first", pos=oids.astype(np.float64))
     with open(os.path.join(out, "manifest.json"), "w") as fh:
         json.dump(dict(source=f"huggingface/diffusers@{COMMIT}", script="tests/reference/diffusers_rope_2026.py",
                        cases=manifest), fh, indent=1)
@@ -557,6 +593,10 @@ def self_test():
         out = om.patchify_and_embed_omni(x, c, sg, 2, 1, [[0, 0, 1]])
         got = torch.cat([out[5][0][: len(out[1][0])], out[4][0][: len(out[0][0])], out[6][0][: len(out[2][0])]])
         check("zimage omni ids", got.numpy(), z_image_omni_ids(z, imgs, caps, sigs)[0], 0)
+        # The pipeline without a condition image: one segment, the target, no SigLIP (all_siglip_feats [None]).
+        out = om.patchify_and_embed_omni([[torch.zeros(16, 1, 4, 6)]], [[torch.zeros(5, 4)]], [None], 2, 1, [[1]])
+        got = torch.cat([out[5][0][: len(out[1][0])], out[4][0][: len(out[0][0])]])
+        check("zimage omni ids, no condition image", got.numpy(), z_image_omni_ids(z, [(1, 4, 6)], [5])[0], 0)
     for fl in failures:
         print("FAIL", fl)
     return 1 if failures else 0

@@ -291,6 +291,143 @@ void z_image_tokens(const GridRope& g, const GridRequest& r, const std::array<lo
           m, caption + 1));
 }
 
+/// Z-Image's omni mode (G8), as ZImageTransformer2DModel.patchify_and_embed_omni computes the ids
+/// (transformer_z_image.py:625-762) and _build_unified_sequence joins them [captions, images, SigLIP] (838-851).
+/// Every count and side is checked before a token is made; the ids are then held to the table's rows.
+void z_image_omni_tokens(const GridRope& g, const GridRequest& r, GridPositions& out) {
+  const long m = g.seq_multiple;
+  const auto padded = [m](long n) { return n + (m - n % m) % m; };
+  const std::size_t n_cond = r.condition_images.size();
+  if (n_cond > 64) {
+    throw InvalidArgument(
+        error_msg("{0}: at most {1} condition images (got {2})", option_name("condition_image"), 64, n_cond));
+  }
+  // pipeline_z_image_omni.py:229-236: N condition images take N + 2 prompt segments, segment j before image j; no
+  // condition image, one segment.
+  if (n_cond == 0 && r.captions.size() != 1) {
+    throw InvalidArgument(
+        error_msg("{0}: Z-Image's omni pipeline without a condition image takes the prompt as one segment: one {1} "
+                  "option (got {2})",
+                  option_name("omni"), option_name("text"), r.captions.size()));
+  }
+  if (n_cond > 0 && r.captions.size() != n_cond + 2) {
+    throw InvalidArgument(
+        error_msg("{0}: Z-Image's omni pipeline splits the prompt in N + 2 segments for N condition images: {1} "
+                  "condition images take {2} {3} options (got {4})",
+                  option_name("condition_image"), n_cond, n_cond + 2, option_name("text"), r.captions.size()));
+  }
+  if (!r.siglip.empty() && r.siglip.size() != n_cond) {
+    throw InvalidArgument(error_msg("{0}: one SigLIP grid per condition image: {1} condition images, {2} grids",
+                                    option_name("siglip_grid"), n_cond, r.siglip.size()));
+  }
+  std::vector<std::array<long, 3>> images = r.condition_images;  // the pipeline's conditions, then the target
+  images.push_back(r.latent);
+  std::vector<std::array<long, 3>> grids;
+  long total = 0;
+  const auto add = [&total](long n) {
+    if (n > kMaxGridTokens - total) {
+      throw InvalidArgument(
+          error_msg("Z-Image's omni sequence (captions, images and SigLIP tokens) holds more tokens "
+                    "than the limit of {0}",
+                    kMaxGridTokens));
+    }
+    total += n;
+  };
+  for (const long n : r.captions) {
+    if (n < 1 || n > kMaxGridTokens) {
+      throw InvalidArgument(
+          error_msg("{0} must be between 1 and {1} tokens (got {2})", option_name("text"), kMaxGridTokens, n));
+    }
+    add(padded(n));
+  }
+  static constexpr std::array<const char*, 3> kSide{"F", "H", "W"};
+  for (const auto& lat : images) {
+    std::array<long, 3> grid{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (lat[k] < 1 || lat[k] > kMaxGridTokens || lat[k] % g.patch[k] != 0) {
+        throw InvalidArgument(
+            error_msg("{0}: {1} = {2} must be between 1 and {3} and a multiple of {4}, the "
+                      "Z-Image patch per side",
+                      option_name("condition_image"), kSide[k], lat[k], kMaxGridTokens, g.patch[k]));
+      }
+      grid[k] = lat[k] / g.patch[k];
+    }
+    if (grid[1] > kMaxGridTokens / grid[0] || grid[2] > kMaxGridTokens / (grid[0] * grid[1])) add(kMaxGridTokens + 1);
+    add(padded(grid[0] * grid[1] * grid[2]));
+    grids.push_back(grid);
+  }
+  for (const auto& sg : r.siglip) {
+    if (sg[0] < 1 || sg[1] < 1 || sg[0] > kMaxGridTokens || sg[1] > kMaxGridTokens / sg[0]) {
+      throw InvalidArgument(error_msg("{0}: a SigLIP grid RxC must have R, C ≥ 1 and R × C ≤ {1} (got {2}x{3})",
+                                      option_name("siglip_grid"), kMaxGridTokens, sg[0], sg[1]));
+    }
+    add(padded(sg[0] * sg[1]));
+  }
+  if (!r.siglip.empty()) add(m);  // the target's SigLIP entry, None: one multiple of padding (pipeline 595)
+  out.tokens.reserve(static_cast<std::size_t>(total));
+  const auto push = [&out](long t, long h, long w, int kind) {
+    out.tokens.push_back(GridToken{{static_cast<double>(t), static_cast<double>(h), static_cast<double>(w), 0}, kind});
+  };
+  // Captions (625-676): caption j's _pad_with_ids gives its L_j' grid ids from c_j and L_j' − L_j more at (0, 0, 0);
+  // the captions' ids are joined and cut at Σ L_j' (784-788), so the surplus shifts every later caption's ids.
+  std::vector<long> ids;
+  std::vector<long> cap_end;
+  long cu = 1;
+  for (const long n : r.captions) {
+    for (long k = 0; k < padded(n); ++k) ids.push_back(cu + k);
+    ids.insert(ids.end(), static_cast<std::size_t>(padded(n) - n), 0);
+    cu += n;
+    cap_end.push_back(cu);
+    cu += 2;  // image j's VAE and SigLIP tokens
+  }
+  std::size_t next = 0;
+  for (const long n : r.captions) {
+    for (long k = 0; k < padded(n); ++k) push(ids[next++], 0, 0, k < n ? 1 : 3);
+  }
+  // Images (678-708): image j's token grid from (c_j + L_j, 0, 0), its padding at (0, 0, 0).
+  for (std::size_t j = 0; j < grids.size(); ++j) {
+    const auto [nf, nh, nw] = grids[j];
+    for (long f = 0; f < nf; ++f)
+      for (long h = 0; h < nh; ++h)
+        for (long w = 0; w < nw; ++w) push(cap_end[j] + f, h, w, 0);
+    for (long k = padded(nf * nh * nw) - nf * nh * nw; k > 0; --k) push(0, 0, 0, 3);
+  }
+  // SigLIP (710-749): grid (1, R, C) from (c_j + L_j + 1, 0, 0), rows and columns rescaled in float32 to the
+  // unpatched latent's H − 1 and W − 1 and truncated to int32; the target's None entry is padding.
+  for (std::size_t j = 0; j < r.siglip.size(); ++j) {
+    const auto [rows, cols] = r.siglip[j];
+    const float sh = static_cast<float>(std::max(rows - 1, 1L)), sw = static_cast<float>(std::max(cols - 1, 1L));
+    const float xh = static_cast<float>(images[j][1] - 1), xw = static_cast<float>(images[j][2] - 1);
+    for (long h = 0; h < rows; ++h) {
+      for (long w = 0; w < cols; ++w) {
+        const float ph = static_cast<float>(h) / sh * xh, pw = static_cast<float>(w) / sw * xw;
+        push(cap_end[j] + 1, static_cast<long>(ph), static_cast<long>(pw), 5);
+      }
+    }
+    for (long k = padded(rows * cols) - rows * cols; k > 0; --k) push(0, 0, 0, 3);
+  }
+  if (!r.siglip.empty()) {
+    for (long k = 0; k < m; ++k) push(0, 0, 0, 3);
+  }
+  // RopeEmbedder.__call__ (339-356) gathers each id from a table of axes_lens rows: an id past it has no row.
+  static constexpr std::array<const char*, 3> kAxis{"t", "h", "w"};
+  for (std::size_t a = 0; a < 3; ++a) {
+    double last = 0;
+    for (const GridToken& tok : out.tokens) last = std::max(last, tok.p[a]);
+    if (g.table_length[a] > 0 && last >= static_cast<double>(g.table_length[a])) {
+      throw InvalidArgument(
+          error_msg("{0}: Z-Image's {1} ids reach {2}, past the {3} rows of its table (axes_lens[{4}], RopeEmbedder)",
+                    option_name("latent_shape"), kAxis[a], last, g.table_length[a], a));
+    }
+  }
+  out.notes.push_back(
+      msg("Z-Image's omni mode: [captions, images, SigLIP], each part padded to a multiple of {0}; caption j from t "
+          "= c_j (c_0 = 1, c_(j+1) = c_j + L_j + 2), image j from c_j + L_j, its SigLIP tokens at c_j + L_j + 1 "
+          "with rows and columns scaled to the latent's; later captions read the earlier captions' surplus padding "
+          "ids, as transformer_z_image.py:625-762 computes them",
+          m));
+}
+
 /// Kandinsky 5's visual tokens (Kandinsky5RoPE3D.forward, transformer_kandinsky.py:242-260): (f, h, w) with each
 /// axis's angle divided by scale_factor, here the position p / scale_factor; attention_type "nabla" flattens them in
 /// 8 × 8 blocks of rows and columns (fractal_flatten, local_patching 44-92: t, block row, block column, then the
@@ -427,9 +564,23 @@ GridPositions grid_positions(const GridRope& g, const GridRequest& r) {
   if (r.fps && !(*r.fps > 0 && *r.fps <= 1e6)) {
     throw InvalidArgument(error_msg("{0} must be positive and at most 1000000 (got {1})", option_name("fps"), *r.fps));
   }
+  if ((r.omni || !r.condition_images.empty() || !r.siglip.empty()) && g.model != GridModel::ZImage) {
+    throw InvalidArgument(
+        error_msg("{0}: only Z-Image's omni pipeline places condition images and SigLIP tokens in "
+                  "its sequence (not {1})",
+                  option_name(r.condition_images.empty() ? "omni" : "condition_image"), display_name(g.model)));
+  }
+  if (!r.siglip.empty() && r.condition_images.empty()) {
+    throw InvalidArgument(error_msg("{0} gives the condition images' SigLIP grids: it needs {1}",
+                                    option_name("siglip_grid"), option_name("condition_image")));
+  }
   GridPositions out;
   out.axes = g.axes;
   tokens_of(g, r, out.grid);
+  if (g.model == GridModel::ZImage && (r.omni || !r.condition_images.empty())) {
+    z_image_omni_tokens(g, r, out);
+    return out;
+  }
   if (g.model == GridModel::ZImage) {
     z_image_tokens(g, r, out.grid, out);
     return out;

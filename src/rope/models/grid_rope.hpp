@@ -42,6 +42,13 @@
 ///              frequencies (π/2) · θ^(k/(F−1)), no padding; the positions 2g − 1 of g = the midpoint in seconds /
 ///              audio_pos_embed_max_pos, latent frame f spanning the mel frames [f·s + c − s, (f + 1)·s + c − s]
 ///              clamped at 0 (s = audio_scale_factor, c = causal_offset), × hop_length / sampling_rate seconds  (G7)
+///   Z-Image omni ZImageOmniPipeline's N condition images, the target and N + 2 prompt segments of L_j tokens
+///              (transformer_z_image.py:625-762, 784-788, 838-851): the sequence [captions, images, SigLIP]; caption
+///              j's ids (c_j + k, 0, 0) for k < L_j', c_0 = 1, c_{j+1} = c_j + L_j + 2, each followed by L_j' − L_j
+///              ids (0, 0, 0) and all cut once at Σ L_j' (later captions read earlier ones' surplus padding ids);
+///              image j's grid from (c_j + L_j, 0, 0); SigLIP j's grid (1, R, C) from (c_j + L_j + 1, 0, 0), rows
+///              and columns scaled in float32 by (H − 1)/(R − 1), (W − 1)/(C − 1) of the unpatched latent and
+///              truncated; every part padded to a multiple of 32 at (0, 0, 0), the target's SigLIP 32 padding   (G8)
 #pragma once
 
 #include <Eigen/Core>
@@ -157,6 +164,15 @@ struct GridRequest {
   std::optional<std::array<double, 3>> scale_factor;
   /// LTX-2's audio tokens (G7): latent {frames, 1, 1} the audio latent's frames, positioned by its audio stream
   bool audio = false;
+  /// Z-Image's omni mode (ZImageOmniPipeline, (G8)), also set by condition images; false: the basic mode
+  bool omni = false;
+  /// Z-Image's omni mode: the N condition images' latents (F, H, W), in the sequence before the target `latent`
+  std::vector<std::array<long, 3>> condition_images;
+  /// Z-Image's omni mode: each prompt segment's tokens (the pipeline's N + 2 segments, one without a condition
+  /// image; `text` their sum)
+  std::vector<long> captions;
+  /// Z-Image's omni mode: each condition image's SigLIP grid (rows, columns), one per condition image, or none
+  std::vector<std::array<long, 2>> siglip;
 };
 
 /// Kandinsky 5's scale_factor for a latent F × H × W: Kandinsky5T2VPipeline._get_scale_factor
@@ -167,7 +183,9 @@ std::array<double, 3> kandinsky5_scale_factor(const std::array<long, 3>& latent)
 
 struct GridToken {
   std::array<double, kMaxAxes> p{};
-  int kind = 0;  ///< 0 latent, 1 text, 2 reference image, 3 padding (Z-Image's multiple of 32), 4 audio (LTX-2)
+  /// 0 latent, 1 text, 2 reference image, 3 padding (Z-Image's multiple of 32), 4 audio (LTX-2), 5 SigLIP (Z-Image's
+  /// omni mode)
+  int kind = 0;
 };
 
 struct GridPositions {

@@ -37,7 +37,12 @@ namespace {
 std::string exact(double v) { return fmt::format("{:.17g}", v); }
 
 const char* grid_kind(int kind) {
-  return kind == 1 ? "text" : kind == 2 ? "reference" : kind == 3 ? "padding" : kind == 4 ? "audio" : "latent";
+  return kind == 1   ? "text"
+         : kind == 2 ? "reference"
+         : kind == 3 ? "padding"
+         : kind == 4 ? "audio"
+         : kind == 5 ? "siglip"
+                     : "latent";
 }
 
 /// A diffusers transformer's positions (grid_rope.hpp): axes, one list per token.

@@ -50,8 +50,11 @@ struct PositionsOptions {
   std::string latent_shape;
   long reference_images = 0;
   std::optional<double> fps;
-  std::string scale_factor;          ///< Kandinsky 5: T,H,W
-  std::optional<long> audio_frames;  ///< LTX-2: the audio latent's frames (its audio tokens' positions)
+  std::string scale_factor;                   ///< Kandinsky 5: T,H,W
+  std::optional<long> audio_frames;           ///< LTX-2: the audio latent's frames (its audio tokens' positions)
+  std::vector<std::string> condition_images;  ///< Z-Image omni: each condition image's latent FxHxW
+  std::vector<std::string> siglip_grids;      ///< Z-Image omni: each condition image's SigLIP grid RxC
+  bool omni = false;                          ///< Z-Image's omni mode (with no condition image: its text-to-image)
   CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
@@ -61,6 +64,16 @@ struct PositionsOptions {
 };
 
 namespace {
+
+/// A SigLIP grid "RxC" as typed (its sides' limits are the library's).
+std::array<long, 2> parse_siglip_grid(const std::string& text) {
+  const std::size_t x = text.find('x');
+  if (x == std::string::npos || x == 0 || x + 1 == text.size() || text.find('x', x + 1) != std::string::npos) {
+    throw InvalidArgument(error_msg("{0} must be a grid RxC of two whole numbers, e.g. 3x4 (got '{1}')",
+                                    "--siglip-grid", escape_controls(text, kQuotedBytes)));
+  }
+  return {parse_integer(text.substr(0, x), "--siglip-grid"), parse_integer(text.substr(x + 1), "--siglip-grid")};
+}
 
 /// The segments in the order they were typed: CLI11 keeps every occurrence of --text, --image and
 /// --video in parse order.
@@ -119,7 +132,11 @@ PositionsRequest positions_request(const PositionsOptions& opt) {
         throw InvalidArgument(error_msg("--text must be between 1 and {0} tokens (got {1})", kMaxGridTokens, tokens));
       }
       g.text += tokens;
+      g.captions.push_back(tokens);
     }
+    for (const std::string& c : opt.condition_images) g.condition_images.push_back(parse_grid(c, "--condition-image"));
+    for (const std::string& s : opt.siglip_grids) g.siglip.push_back(parse_siglip_grid(s));
+    g.omni = opt.omni;
     g.reference_images = opt.reference_images;
     g.fps = opt.fps;
     if (!opt.scale_factor.empty()) {
@@ -255,6 +272,26 @@ Command add_positions_command(CLI::App& app) {
   add_long_option(*sub, "--reference-images", opt->reference_images,
                   "Flux.2: reference images of the latent's size after it (t = 10, 20, …)")
       ->needs(latent);
+  sub->add_option("--condition-image", opt->condition_images,
+                  "Z-Image omni: a condition image's latent FxHxW, before the target (repeatable, in the pipeline's "
+                  "order); N of them take N + 2 --text segments, the prompt's split around the images")
+      ->type_name("FxHxW")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->needs(latent);
+  sub->add_option("--siglip-grid", opt->siglip_grids,
+                  "Z-Image omni: a condition image's SigLIP grid RxC (repeatable, one per --condition-image; its "
+                  "tokens after the images)")
+      ->type_name("RxC")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->needs("--condition-image");
+  sub->add_flag("--omni", opt->omni,
+                "Z-Image: the omni pipeline's sequence [captions, images, SigLIP] (implied by --condition-image; "
+                "without one, one --text segment and the image after it)")
+      ->needs(latent);
   add_real_option(*sub, "--fps", opt->fps, 0.0,
                   "LTX-Video, Cosmos, Cosmos 3: the frame rate the transformer is given (LTX: 25 without it; "
                   "Cosmos: the temporal positions × 24 / fps; Cosmos 3: the latent's frames × base_fps / fps)")
@@ -289,7 +326,7 @@ Command add_positions_command(CLI::App& app) {
                 "print JSON: with --latent-shape, axes (their names) and positions (one list per token); with "
                 "--cp-size, the split, the rank's positions (a flat list) and its sequence starts");
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1\n  rope positions --model z-image-turbo --latent-shape 1x4x4 --text 3\n  rope positions --model ltx-2 --audio-frames 4");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag\n  rope positions --model wan2.1-t2v-1.3b --latent-shape 3x4x6 --csv -\n  rope positions --model flux.2-dev --latent-shape 1x4x4 --text 3 --reference-images 1\n  rope positions --model z-image-turbo --latent-shape 1x4x4 --text 3\n  rope positions --model z-image-turbo --latent-shape 1x4x6 --condition-image 1x6x4 --siglip-grid 3x2 --text 5 --text 7 --text 3\n  rope positions --model ltx-2 --audio-frames 4");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 
