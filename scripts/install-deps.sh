@@ -7,7 +7,7 @@
 #   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
 #           (the catalog tests, `make pot`), pybind11 and pytest (the Python module), clang-format-14 (the
 #           test format.check, `make format`)
-#   fuzz    also clang++ and libFuzzer (make fuzz and make sanitize)
+#   fuzz    also clang++, libFuzzer and LLVM's linker lld (make fuzz and make sanitize)
 #   browser also headless Chromium, python3-pil and poppler-utils (pdftotext: the printed handout's text), for
 #           `make browser-test` (the lesson pages in a real
 #           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
@@ -49,7 +49,8 @@ if [[ $level != demo ]]; then
   packages+=(pybind11-dev python3-dev python3-pytest python3-venv python3-setuptools python3-wheel)
 fi
 if [[ $level == fuzz ]]; then
-  packages+=(clang libclang-rt-14-dev)
+  # lld links the sanitizer tree's programs (each about 150 MB): 1.2 CPU-s for rope_tests against GNU ld's 5.6
+  packages+=(clang libclang-rt-14-dev lld)
 fi
 if [[ $level == browser ]]; then
   packages+=(chromium python3-pil poppler-utils emscripten)
