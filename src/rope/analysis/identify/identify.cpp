@@ -15,19 +15,6 @@ namespace {
 
 double clamp01(double x) { return std::min(1.0, std::max(0.0, x)); }
 
-/// Weighted least squares y ≈ α + β·x; returns {α, β}.
-std::pair<double, double> line_fit(const std::vector<double>& x, const std::vector<double>& y,
-                                   const std::vector<double>& w) {
-  double sw = 0, mx = 0, my = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
-  mx /= sw, my /= sw;
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i)
-    sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
-  const double beta = sxx > 0 ? sxy / sxx : 0.0;
-  return {my - beta * mx, beta};
-}
-
 /// Weight of pair j in the fits: 1/σ² of its ln θ_j, capped so that exact data weighs every pair alike.
 double weight(const Eigen::VectorXd& sigma_ln, Eigen::Index j) {
   return 1.0 / std::max(sigma_ln[j] * sigma_ln[j], 1e-12);
@@ -45,6 +32,18 @@ double log_residual(const Eigen::VectorXd& measured, const Eigen::VectorXd& sigm
 }
 
 }  // namespace
+
+std::pair<double, double> detail::line_fit(const std::vector<double>& x, const std::vector<double>& y,
+                                           const std::vector<double>& w) {
+  double sw = 0, mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
+  mx /= sw, my /= sw;
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
+  const double beta = sxx > 0 ? sxy / sxx : 0.0;
+  return {my - beta * mx, beta};
+}
 
 const char* to_string(PairLayout layout) {
   switch (layout) {
@@ -140,7 +139,7 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, const 
       if (theta[j] > 0) u.push_back(2.0 * j / dim), y.push_back(std::log(theta[j])), w.push_back(weight(sigma_ln, j));
     }
     if (u.size() >= 2) {
-      const auto [alpha, beta] = line_fit(u, y, w);
+      const auto [alpha, beta] = detail::line_fit(u, y, w);
       FamilyFit l;
       l.family = Family::Linear;
       l.base = std::exp(-beta);
@@ -176,10 +175,10 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, const 
       y.base = l3.base = base;
       y.factor = l3.factor = f;
       if (js.size() >= 2) {
-        const auto [a, b] = line_fit(js, ws, weights);  // w = 1 − (j − low)/(high − low)
+        const auto [a, b] = detail::line_fit(js, ws, weights);  // w = 1 − (j − low)/(high − low)
         y.ramp_low = b < 0 ? (1 - a) / b : js.front();
         y.ramp_high = b < 0 ? -a / b : js.back();
-        const auto [a3, b3] = line_fit(tds, ws, weights);  // w = smooth, linear in θ_default ∝ L0/λ
+        const auto [a3, b3] = detail::line_fit(tds, ws, weights);  // w = smooth, linear in θ_default ∝ L0/λ
         l3.ramp_low = b3 > 0 ? kTwoPi / ((1 - a3) / b3) : kTwoPi / tds.front();       // λ where smooth = 1: L0/hf
         l3.ramp_high = b3 > 0 && a3 < 0 ? kTwoPi / (-a3 / b3) : kTwoPi / tds.back();  // λ where smooth = 0: L0/lf
       } else {

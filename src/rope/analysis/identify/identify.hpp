@@ -242,6 +242,11 @@ Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
 
 namespace detail {
 
+/// Weighted least squares y ≈ α + β·x over the points (x_i, y_i) of weight w_i (equal lengths, Σw > 0); returns
+/// {α, β}, β 0 where the x_i are all equal.
+std::pair<double, double> line_fit(const std::vector<double>& x, const std::vector<double>& y,
+                                   const std::vector<double>& w);
+
 /// Most positions in the periodogram of a pair's θ (identify_theta.cpp) and of its axis (identify_axes.cpp): the
 /// ones of smallest |m|; its cost is grid × positions per pair.
 inline constexpr std::size_t kMaxPeriodogramPositions = 256;

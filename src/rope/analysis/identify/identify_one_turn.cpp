@@ -15,19 +15,6 @@ namespace {
 
 using Complex = std::complex<double>;
 
-/// Weighted least squares y ≈ α + β·x; returns {α, β}.
-std::pair<double, double> weighted_line(const std::vector<double>& x, const std::vector<double>& y,
-                                        const std::vector<double>& w) {
-  double sw = 0, mx = 0, my = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
-  mx /= sw, my /= sw;
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i)
-    sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
-  const double beta = sxx > 0 ? sxy / sxx : 0.0;
-  return {my - beta * mx, beta};
-}
-
 }  // namespace
 
 std::optional<IdentifyRun::OneTurn> one_turn_reading(const DumpVectors& before, const DumpVectors& after,
@@ -66,7 +53,7 @@ std::optional<IdentifyRun::OneTurn> one_turn_reading(const DumpVectors& before, 
   for (int j = n - 1; j >= 0; --j) {
     double a = phi[static_cast<std::size_t>(j)];
     if (js.size() >= 2) {
-      const auto [alpha, beta] = weighted_line(js, logs, weights);
+      const auto [alpha, beta] = detail::line_fit(js, logs, weights);
       const double predicted = sign * std::exp(alpha + beta * j);
       a += kTwoPi * std::round((predicted - a) / kTwoPi);
     }
@@ -74,7 +61,7 @@ std::optional<IdentifyRun::OneTurn> one_turn_reading(const DumpVectors& before, 
     unwrapped[static_cast<std::size_t>(j)] = a;
     js.push_back(j), logs.push_back(std::log(sign * a)), weights.push_back(a * a);
   }
-  const auto [alpha, beta] = weighted_line(js, logs, weights);
+  const auto [alpha, beta] = detail::line_fit(js, logs, weights);
   const double dim = id.family_dim > 0 ? id.family_dim : 2.0 * n;
   const double base = std::exp(-beta * dim / 2);
   // δ: pair 0's turn (θ_0 = 1 on every ladder through 1), the nearest integer where within kOneTurnMisfit of it.
