@@ -33,7 +33,7 @@ Command add_diff_command(CLI::App& app) {
   auto opt = std::make_shared<DiffOptions>();
   opt->check.scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
   CLI::App* sub =
-      app.add_subcommand("diff", "two implementations' outputs for the same input: which one is right where, and why");
+      app.add_subcommand("diff", "Two implementations' outputs for the same input: which one is right where, and why");
   add_dump_options(*sub, opt->check.dumps, true, false);
   sub->add_option("--after-a", opt->check.dumps.after,
                   "the first implementation's output (after RoPE), same shape as --before")

@@ -212,7 +212,7 @@ Command add_positions_command(CLI::App& app) {
   auto opt = std::make_shared<PositionsOptions>();
   CLI::App* sub = app.add_subcommand(
       "positions",
-      "the position ids of a text + image + video sequence (M-RoPE's t, h, w; HunyuanVL's p, w, h, t), "
+      "The position ids of a text + image + video sequence (M-RoPE's t, h, w; HunyuanVL's p, w, h, t), "
       "or one context-parallel rank's positions");
   opt->app = sub;
   opt->text_option = sub->add_option("--text", opt->text, "N text tokens (repeatable; segments keep their order)")
