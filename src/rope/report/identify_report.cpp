@@ -245,6 +245,13 @@ Value identify_value(const IdentifyRun& run) {
     j["one_turn"]["base"] = run.one_turn->base;
     j["one_turn"]["misfit"] = run.one_turn->misfit;
   }
+  // A dump in heads read with its heads side by side (LTX's table over every head's channels): the heads and each
+  // one's channels.
+  j["heads_together"] = Value();
+  if (run.heads_together) {
+    j["heads_together"]["heads"] = run.heads_together->heads;
+    j["heads_together"]["head_dim"] = run.heads_together->head_dim;
+  }
   // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
   // head and shift.
   Value& heads = j["head_offsets"] = Value::array();
