@@ -311,6 +311,10 @@ Value identify_value(const IdentifyRun& run) {
       g["per_frequency"] = true;
       g["padding"] = id.grid->padding;
       g["heads"] = id.grid->heads;
+      // The table pairs that turned by whole turns at every position (no channel of theirs changed) and the base
+      // that says so; empty and null where every pair turned.
+      g["whole_turns"] = id.grid->whole_turns;
+      g["whole_turns_base"] = id.grid->whole_turns.empty() ? Value() : Value(id.grid->whole_turns_base);
     }
   }
   if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow
