@@ -932,7 +932,8 @@ def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, sca
 
     Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
     f, h, w = _sides(latent_shape, "latent_shape", 3)
-    if isinstance(text, (list, tuple, np.ndarray)):
+    is_sequence = isinstance(text, (list, tuple, np.ndarray))
+    if is_sequence:
         segments = [_integer(v, "text") for v in text]
     else:
         n = _integer(text, "text")
@@ -942,7 +943,7 @@ def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, sca
     grids = [_sides(g, "siglip_grids", 2) for g in siglip_grids]
     if not isinstance(omni, (bool, np.bool_)):
         raise TypeError(f"omni must be a bool (got {omni!r})")
-    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, segments,
+    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, segments, is_sequence,
                                   _integer(reference_images, "reference_images"), None if fps is None else float(fps),
                                   scale, images, grids, bool(omni))
     return out
