@@ -266,8 +266,9 @@ void per_frequency(Identification& id, int A, const std::vector<AxisPosition>& p
   // Table pairs no channel of which changed (a small latent's positions, 2g − 1 of a few patches, can turn a pair by
   // whole turns at every token): read as the table's where, at the base of a preset of LTX's table that fits the
   // known pairs (the fitted base, uncertain by far more than a turn at the fast pairs, cannot say), the table turns
-  // each of them within the dump's rounding of a whole turn at every position: a turn by φ moves a pair by at most
-  // |φ|·‖z‖, below the κ·ε·|x| that step 1 counts as a change. The first such base; none: not LTX's table.
+  // each of them within the dump's rounding κ·ε of a whole turn at every position: a turn by φ moves each element of a
+  // pair by at most |φ|·‖z‖, within κ·ε of the pair's norm, the scale of the change step 1 counts (κ·ε of an
+  // element's own magnitude). The first such base; none: not LTX's table.
   for (int j = 0, i = 0; j < A * F; ++j) {
     if (i < n && at[static_cast<std::size_t>(i)] == j) {
       ++i;
