@@ -755,11 +755,11 @@ void bind_check(py::module_& m) {
         const CallSettings o = settings_of(settings);
         const TensorData b = read_array(before, "before", o.bf16_bits), a = read_array(after, "after", o.bf16_bits);
         require_finite(b, "before");
-        DumpPair pair = arrange_dump_pair(b, a, pair_input(o, o.axes), "before", "after");
-        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify
-        // --axis-positions; a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json
-        // (no second builder).
-        return to_python(identify_value(identify_arranged(std::move(pair))));
+        // rope identify's one reading (identify_run.hpp): M-RoPE positions (t, h, w(, e) per index) give each pair's
+        // axis and the sections, as --axis-positions; a tower's patches (row, column) the 2-D vision kind; a dump in
+        // heads that fits nothing is read with its heads side by side. The fields of rope identify --json (no second
+        // builder).
+        return to_python(identify_value(identify_tensors(b, a, pair_input(o, o.axes))));
       },
       py::arg("before"), py::arg("after"), py::arg("settings"));
 }

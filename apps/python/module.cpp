@@ -32,6 +32,8 @@ std::string python_argument(std::string_view setting) {
       {"check.coefficients", "rope.check(coefficients=)"},
       {"diff.coefficients", "rope.diff(coefficients=)"},
       {"max-position", "max_position"},
+      {"condition_image", "condition_images"},
+      {"siglip_grid", "siglip_grids"},
   };
   // "name=": a value to give ("llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
   if (!setting.empty() && setting.back() == '=') return std::string(setting);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -103,8 +104,10 @@ void bind_positions(py::module_& m) {
   // float64 [n, axes].
   m.def(
       "grid_positions",
-      [](const Spec& spec, long f, long h, long w, long text, long reference_images, std::optional<double> fps,
-         std::optional<std::vector<double>> scale_factor) {
+      [](const Spec& spec, long f, long h, long w, const std::vector<long>& text, bool segments, long reference_images,
+         std::optional<double> fps, std::optional<std::vector<double>> scale_factor,
+         const std::vector<std::array<long, 3>>& condition_images, const std::vector<std::array<long, 2>>& siglip_grids,
+         bool omni) {
         if (!spec.rope.model.grid) {
           throw InvalidArgument(
               error_msg("grid_positions: {0} is no diffusers transformer (its config's _class_name "
@@ -113,7 +116,20 @@ void bind_positions(py::module_& m) {
         }
         GridRequest r;
         r.latent = {f, h, w};
-        r.text = text;
+        // Text segments (a sequence): each one --text of the command, between 1 and kMaxGridTokens as its rule, their
+        // sum the text tokens, each a caption of Z-Image's omni mode. One number: the text tokens, which the library
+        // checks, one caption where it is within that rule.
+        for (const long n : text) {
+          if (segments && (n < 1 || n > kMaxGridTokens)) {
+            throw InvalidArgument(
+                error_msg("{0} must be between 1 and {1} tokens (got {2})", option_name("text"), kMaxGridTokens, n));
+          }
+          r.text += n;
+          if (n >= 1 && n <= kMaxGridTokens) r.captions.push_back(n);
+        }
+        r.condition_images = condition_images;
+        r.siglip = siglip_grids;
+        r.omni = omni;
         r.reference_images = reference_images;
         r.fps = fps;
         if (scale_factor) {  // Kandinsky 5's (t, h, w), each axis's angle divided by it (grid_rope.hpp)
@@ -134,8 +150,9 @@ void bind_positions(py::module_& m) {
         }
         return py::make_tuple(out, g.axes);
       },
-      py::arg("spec"), py::arg("f"), py::arg("h"), py::arg("w"), py::arg("text"), py::arg("reference_images"),
-      py::arg("fps"), py::arg("scale_factor"));
+      py::arg("spec"), py::arg("f"), py::arg("h"), py::arg("w"), py::arg("text"), py::arg("segments"),
+      py::arg("reference_images"), py::arg("fps"), py::arg("scale_factor"), py::arg("condition_images"),
+      py::arg("siglip_grids"), py::arg("omni"));
   // One context-parallel rank's positions (analysis/dumps/cp_positions.hpp): (positions int64 [n], the report's value).
   m.def(
       "cp_positions",

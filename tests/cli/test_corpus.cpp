@@ -183,8 +183,13 @@ Json answers(const Json& row, Witnessed* seen = nullptr) {
       for (const Json& f : r["grid"]["families"]) names.push_back(f["family"]);
       i["grid_families"] = names;
       if (r["grid"].contains("heads")) i["grid_heads"] = r["grid"]["heads"];  // LTX's table: split's heads, or 0
+      // LTX's table: the pairs a small latent turns by whole turns at every position, where there are some
+      if (r["grid"].contains("whole_turns") && !r["grid"]["whole_turns"].empty())
+        i["grid_whole_turns"] = r["grid"]["whole_turns"];
     }
     if (r.contains("query_heads") && !r["query_heads"].is_null()) i["query_heads"] = r["query_heads"];
+    if (r.contains("heads_together") && r["heads_together"].is_object())  // a dump in heads read side by side
+      i["heads_together"] = r["heads_together"]["heads"];
     if (r.contains("angles_fast_math") && r["angles_fast_math"].is_object())  // check's angles-fast-math, named
       i["angles_fast_math_bias"] = rounded(r["angles_fast_math"]["bias"]);
   }

@@ -790,9 +790,16 @@ def write_dumps(out):
             for seq_dim in (1, 2):
                 kw = dict(text=case.get("text", 0), reference_images=case.get("reference_images", 0),
                           fps=case.get("fps"))
-                save(f"{m}_{dtype}_{'bshd' if seq_dim == 1 else 'bhsd'}", cfg, case,
-                     lambda x, cfg=cfg, case=case, kw=kw: source_apply(x, cfg, case["latent_shape"], **kw),
-                     dtype, seq_dim, "pass")
+                entry = save(f"{m}_{dtype}_{'bshd' if seq_dim == 1 else 'bhsd'}", cfg, case,
+                             lambda x, cfg=cfg, case=case, kw=kw: source_apply(x, cfg, case["latent_shape"], **kw),
+                             dtype, seq_dim, "pass")
+                if m == "ltx":
+                    # LTX's table over the 2 heads' 128 channels (1 padding pair, 21 frequencies per axis), base 10000:
+                    # read in bf16 too, where on this 3 x 2 x 3 latent pairs 46 and 61 (omega_15 = 500 pi, omega_20 =
+                    # 5000 pi) turn by whole turns at every t = -1 + 0.032 f, so no channel of theirs changes.
+                    entry["identify"] = dict(grid_widths=[42, 42, 42], grid_base=10000.0, grid_heads=0)
+                    if dtype == "bf16":
+                        entry["identify"]["grid_whole_turns"] = [46, 61]
 
     # The random inputs are drawn in one sequence: Cosmos 3's dumps come last, so that the earlier dumps keep theirs.
     for m in MODELS:

@@ -340,10 +340,13 @@ def write_dumps(out):
         args += ["--dtype", "bf16"] if dtype == "bf16" else []
         args += ["--tower", "audio"] if audio else []
         stream = dict(audio_frames=AUDIO_FRAMES) if audio else dict(latent_shape=list(LATENT), fps=fps)
-        # What rope identify must read of a correct dump, whole or in heads (the heads side by side): the table's base
-        # (rope_theta) and its pairing, each head its own slice (split: the head count) or pairs over the whole vector.
+        # What rope identify must read of a correct dump, whole or in heads (the heads side by side, identify's
+        # heads_together the dump's head count): the table's base (rope_theta) and its pairing, each head its own slice
+        # (split: the head count) or pairs over the whole vector.
         truth = dict(grid_base=cfg["rope_theta"], grid_heads=h if cfg["rope_type"] == "split" else 0) if exit == 0 \
             else None
+        if truth is not None and layout != "flat":
+            truth["heads_together"] = h
         cases.append(dict(name=name, dir=name, rope_type=cfg["rope_type"], layout=layout, dtype=dtype,
                           shape=list(xs.shape), **stream, exit=exit, matches=variant, note=note, args=args,
                           max_err_vs_float64=err, identify=truth))

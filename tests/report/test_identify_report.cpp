@@ -1,5 +1,5 @@
 // rope identify as a library call (analysis/identify/identify_run.hpp) and its value (report/identify_report.hpp):
-// files read by run_identify and arrays arranged by a front end (identify_arranged, the Python module's) give one
+// files read by run_identify and arrays arranged by a front end (identify_tensors, the Python module's) give one
 // value.
 #include "rope/report/identify_report.hpp"
 
@@ -37,8 +37,8 @@ TEST_P(IdentifyReport, FilesAndArrangedArraysGiveOneValue) {
   EXPECT_TRUE(run.dumps.after.values.empty());  // the report keeps no values
   DumpPairInput input;
   for (int p = 0; p < 128; ++p) input.positions.push_back(p);
-  const IdentifyRun arranged = identify_arranged(arrange_dump_pair(
-      read_tensor_file(request.dumps.before), read_tensor_file(request.dumps.after), input, "before", "after"));
+  const IdentifyRun arranged =
+      identify_tensors(read_tensor_file(request.dumps.before), read_tensor_file(request.dumps.after), input);
   const std::string json = json_text(identify_value(run));
   EXPECT_EQ(json_text(identify_value(arranged)), json);
   EXPECT_THAT(json, HasSubstr("\"heads_paired_otherwise\": []"));

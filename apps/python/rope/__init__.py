@@ -906,7 +906,8 @@ def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_siz
 
 
 @_speaks_python("grid_positions")
-def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, scale_factor=None):
+def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, scale_factor=None, *,
+                   condition_images=(), siglip_grids=(), omni=False):
     """Every token's position of a diffusers transformer (Wan, Flux.1, Flux.2, Qwen-Image, HunyuanVideo, LTX-Video,
     Cosmos-Predict2, Cosmos 3, Z-Image, HunyuanVideo 1.5, Kandinsky 5, LTX-2: a Spec of its ``transformer/config.json``
     or preset) as its pipeline builds them from the latent ``(F, H, W)`` the transformer receives (the numbers of
@@ -922,13 +923,42 @@ def grid_positions(spec, latent_shape, text=0, reference_images=0, fps=None, sca
     is 480 to 854 pixels on both sides, else ``(1, 3.16, 3.16)``; ``(1, 1, 1)`` for one frame, pipeline_kandinsky_t2i.py
     713). Any other model refuses a ``scale_factor``.
 
+    Z-Image's omni pipeline (``rope positions --condition-image``, ``--siglip-grid``, ``--omni``; docs/multi-axis.md
+    (G8)): ``condition_images`` the condition images' latents ``(F, H, W)`` before the target, in the pipeline's
+    order; ``siglip_grids`` each one's SigLIP grid ``(rows, columns)`` (one per condition image, or none); ``text``
+    then a sequence of the prompt's segments, N + 2 of them for N condition images (one ``--text`` each); ``omni=True``
+    without a condition image: the omni pipeline's text-to-image, ``text`` one segment. A sequence ``text`` otherwise
+    is its sum, as repeated ``--text`` options are.
+
     Returns float64 ``[n, axes]``, rows in the order of the attention's sequence."""
-    f, h, w = (_integer(v, "latent_shape") for v in latent_shape)
+    f, h, w = _sides(latent_shape, "latent_shape", 3)
+    is_sequence = isinstance(text, (list, tuple, np.ndarray))
+    if is_sequence:
+        segments = [_integer(v, "text") for v in text]
+    else:
+        n = _integer(text, "text")
+        segments = [n] if n != 0 else []  # 0: no text, as rope positions without --text
     scale = None if scale_factor is None else [float(v) for v in scale_factor]
-    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, _integer(text, "text"),
+    images = [_sides(c, "condition_images", 3) for c in condition_images]
+    grids = [_sides(g, "siglip_grids", 2) for g in siglip_grids]
+    if not isinstance(omni, (bool, np.bool_)):
+        raise TypeError(f"omni must be a bool (got {omni!r})")
+    out, _ = _rope.grid_positions(_spec(spec)._impl, f, h, w, segments, is_sequence,
                                   _integer(reference_images, "reference_images"), None if fps is None else float(fps),
-                                  scale)
+                                  scale, images, grids, bool(omni))
     return out
+
+
+def _sides(value, name, count):
+    """``count`` integers (a latent's (F, H, W), a SigLIP grid's (rows, columns)) as a tuple: TypeError or ValueError
+    naming ``name`` otherwise."""
+    try:
+        sides = tuple(value)
+    except TypeError:
+        raise TypeError(f"{name}: {count} integers expected (got {value!r})") from None
+    if len(sides) != count:
+        raise ValueError(f"{name}: {count} integers expected (got {len(sides)}: {value!r})")
+    return tuple(_integer(v, name) for v in sides)
 
 
 def presets():

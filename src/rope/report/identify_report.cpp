@@ -245,6 +245,13 @@ Value identify_value(const IdentifyRun& run) {
     j["one_turn"]["base"] = run.one_turn->base;
     j["one_turn"]["misfit"] = run.one_turn->misfit;
   }
+  // A dump in heads read with its heads side by side (LTX's table over every head's channels): the heads and each
+  // one's channels.
+  j["heads_together"] = Value();
+  if (run.heads_together) {
+    j["heads_together"]["heads"] = run.heads_together->heads;
+    j["heads_together"]["head_dim"] = run.heads_together->head_dim;
+  }
   // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
   // head and shift.
   Value& heads = j["head_offsets"] = Value::array();
@@ -304,6 +311,10 @@ Value identify_value(const IdentifyRun& run) {
       g["per_frequency"] = true;
       g["padding"] = id.grid->padding;
       g["heads"] = id.grid->heads;
+      // The table pairs that turned by whole turns at every position (no channel of theirs changed) and the base
+      // that says so; empty and null where every pair turned.
+      g["whole_turns"] = id.grid->whole_turns;
+      g["whole_turns_base"] = id.grid->whole_turns.empty() ? Value() : Value(id.grid->whole_turns_base);
     }
   }
   if (id.xdrope) {  // HunyuanVL's XD-RoPE: each channel's stream (p, w, h, t) and the map they follow

@@ -14,6 +14,7 @@
 #include "analysis/dumps/test_dump_fixtures.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/identify/identify.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/vision_rope.hpp"
@@ -491,6 +492,72 @@ TEST(Identify, ALatentGridsUnchangedLastChannelsAreAPartialRotaryWhereTheirNeigh
   EXPECT_EQ(partial.rotary_dim, kD - 12);
   EXPECT_FALSE(partial.grid.has_value());
 }
+
+/// LTX's table over 128 channels (models/grid_rope.hpp (W7): 1 padding pair, then 21 frequencies ω_k =
+/// (π/2)·10000^(k/20), the axes t, h, w in turn per frequency, pairs (2p, 2p + 1)) rotated here by hand on a 3 × 2 × 3
+/// latent at positions t = −1 + step·f, h and w = −1 + i/32 (LTX-Video's 2g − 1; step 0.032 is its 25 fps, 8 frames per
+/// latent frame, 20 base frames), with some table pairs left unturned (as a bf16 dump shows a pair turned by whole
+/// turns): the case, and what identify must read.
+struct LtxUnturned {
+  const char* name;
+  double step;                ///< t's step per latent frame
+  std::vector<int> unturned;  ///< table pairs left unturned (padding counted)
+  bool grid;                  ///< LTX's table read
+  std::vector<int> whole_turns;
+};
+
+class IdentifyLtxUnturned : public ::testing::TestWithParam<LtxUnturned> {};
+
+TEST_P(IdentifyLtxUnturned, ReadAsTheTableOnlyWhereItTurnsThemByWholeTurns) {
+  const LtxUnturned& c = GetParam();
+  constexpr int kD = 128, kF = 21;
+  const DumpVectors x = random_dump(18, 2, kD);
+  std::vector<AxisPosition> p;
+  for (int f = 0; f < 3; ++f) {
+    for (int h = 0; h < 2; ++h) {
+      for (int w = 0; w < 3; ++w) {
+        AxisPosition a;
+        a.count = 3, a.value = {-1 + c.step * f, -1 + h / 32.0, -1 + w / 32.0, 0.0};
+        p.push_back(a);
+      }
+    }
+  }
+  DumpVectors y = x;
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int pair = 1; pair < kD / 2; ++pair) {
+        if (std::find(c.unturned.begin(), c.unturned.end(), pair) != c.unturned.end()) continue;
+        const int k = (pair - 1) / 3, axis = (pair - 1) % 3;
+        const double phi = p[static_cast<std::size_t>(s)][axis] * kPi / 2 * std::pow(1e4, k / double(kF - 1));
+        const auto i = static_cast<std::size_t>((s * x.groups() + g) * kD + 2 * pair);
+        const double u = x.values[i], v = x.values[i + 1];
+        y.values[i] = u * std::cos(phi) - v * std::sin(phi);
+        y.values[i + 1] = v * std::cos(phi) + u * std::sin(phi);
+      }
+    }
+  }
+  const Identification id = identify_rope(x, y, p);
+  ASSERT_EQ(id.grid.has_value(), c.grid);
+  if (!c.grid) return;
+  EXPECT_TRUE(id.grid->per_frequency);
+  EXPECT_EQ(id.grid->widths, std::vector<int>(3, 2 * kF));
+  EXPECT_EQ(id.grid->padding, 1);
+  EXPECT_NEAR(id.grid->base, 1e4, 1e-6 * 1e4);  // float64 angles: the slowest pairs' fit is exact to ~1e-10
+  EXPECT_EQ(id.grid->whole_turns, c.whole_turns);
+  EXPECT_EQ(id.grid->whole_turns_base, c.whole_turns.empty() ? 0.0 : 1e4);
+}
+
+// ω_15 = 500π and ω_20 = 5000π turn t's pairs 46 and 61 by whole turns at t = −1 + 0.032·f; at t = −1 + 0.03·f pair 46
+// turns by 242.5 turns at f = 1 (ω_15·0.97 = 485π). Pair 40 (t's, ω_13 = (π/2)·10^2.6 ≈ 625.4) turns by 99.5 turns at
+// t = −1. A missing pair the table does not turn by whole turns leaves the table unnamed.
+INSTANTIATE_TEST_SUITE_P(Ltx, IdentifyLtxUnturned,
+                         ::testing::Values(LtxUnturned{"every_pair_turned", 0.032, {}, true, {}},
+                                           LtxUnturned{"whole_turns_46_61", 0.032, {46, 61}, true, {46, 61}},
+                                           LtxUnturned{"pair_40_unturned", 0.032, {40}, false, {}},
+                                           LtxUnturned{"pair_46_unturned_at_other_t", 0.03, {46}, false, {}}),
+                         [](const ::testing::TestParamInfo<LtxUnturned>& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
   // Patches (row, column) of a 9 × 11 grid rotated as each vision kind does (vision_rope.hpp, (V2), (V3), (V5), (V6)),

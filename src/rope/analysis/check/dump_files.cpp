@@ -2,6 +2,7 @@
 #include "rope/analysis/check/dump_files.hpp"
 
 #include <cctype>
+#include <utility>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -260,7 +261,7 @@ void drop_values(LoadedDumps& dumps) {
   dumps.stream.reset();
 }
 
-LoadedDumps arranged_geometry(DumpPair pair) {
+LoadedDumps arranged_dumps(DumpPair pair) {
   LoadedDumps d;
   d.before = std::move(pair.before);
   d.after = std::move(pair.after);
@@ -273,6 +274,11 @@ LoadedDumps arranged_geometry(DumpPair pair) {
   d.stored = std::string(to_string(d.after.dtype));
   d.segments = std::move(pair.segments);
   d.segments_are_rows = pair.segments_are_rows;
+  return d;
+}
+
+LoadedDumps arranged_geometry(DumpPair pair) {
+  LoadedDumps d = arranged_dumps(std::move(pair));
   drop_values(d);
   return d;
 }

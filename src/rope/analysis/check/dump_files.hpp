@@ -97,6 +97,9 @@ LoadedDumps open_dumps(const DumpFiles& files);
 /// or an identification, not its report).
 void drop_values(LoadedDumps& dumps);
 
+/// Dumps a front end arranged (dump_pair.hpp), their values kept: what open_dumps gives for files read whole.
+LoadedDumps arranged_dumps(DumpPair pair);
+
 /// Dumps a front end arranged (dump_pair.hpp), as a report keeps them: geometry and positions, no values.
 LoadedDumps arranged_geometry(DumpPair pair);
 

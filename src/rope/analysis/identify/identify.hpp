@@ -87,6 +87,8 @@ struct Identification {
   /// as many as within |δ|/4 of 0 unshifted (a float32 product's); none otherwise.
   std::optional<double> fast_math_bias;
   bool fast_math_toward_zero = false;  ///< the product t = angle·fl32(1/2π) measured rounded toward zero
+  /// κ·ε of the type the dump is read in: the relative change of an element step 1 counts as a rotation.
+  double rounding = 0;
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
   /// Per vector (index s·groups + g), 1 where some pair of it breaks its norm beyond 4× the dump's rounding while most
   /// vectors keep theirs: some elements of that vector depart (stores racing, elements never written), not its
@@ -192,6 +194,12 @@ struct Identification {
     bool per_frequency = false;
     int padding = 0;
     int heads = 0;
+    /// LTX's table: the table pairs (padding counted) no channel of which changed, read as the table's because at
+    /// `whole_turns_base` (an LTX preset's base that fits the pairs measured) it turns each by whole turns at every
+    /// position, within `whole_turns_off` rad (a small latent's positions); empty where every pair turned.
+    std::vector<int> whole_turns;
+    double whole_turns_base = 0;
+    double whole_turns_off = 0;
   };
   std::optional<GridMatch> grid;
   /// HunyuanVL's XD-RoPE (four position streams p, w, h, t, docs/multi-axis.md (A11)): the stream each channel turns
@@ -301,11 +309,12 @@ void match_vision(Identification& id);
 void match_grid(Identification& id);
 /// Step 5 for (t, h, w) positions whose pairs read the axes in turn per frequency (identify_grid.cpp): id.grid
 /// (per_frequency) when the pairs whose axis the positions tell fit LTX's ω_k = (π/2)·base^(k/(F−1)) within 0.05 in
-/// ln θ, with every LTX-Video and LTX-2 preset of that size, pairing and base.
-void match_per_frequency(Identification& id);
+/// ln θ, with every LTX-Video and LTX-2 preset of that size, pairing and base; table pairs that do not turn are the
+/// table's where an LTX preset's base turns them by whole turns at every one of `positions`.
+void match_per_frequency(Identification& id, const std::vector<AxisPosition>& positions);
 /// The same over one axis (identify_grid.cpp): LTX-2's audio stream (grid_rope.hpp (G7)), F = d/2 frequencies of t,
 /// pairs over the whole vector or each head its slice, with every preset whose audio stream (--tower audio) fits.
-void match_per_frequency_one_axis(Identification& id);
+void match_per_frequency_one_axis(Identification& id, const std::vector<AxisPosition>& positions);
 /// Step 5 for (t, h, w) positions whose pairs follow an M-RoPE map of one ladder (identify_grid.cpp): id.axes->presets,
 /// every preset with that map, layout and frequencies (within 0.05 in ln θ).
 void match_mrope_presets(Identification& id);

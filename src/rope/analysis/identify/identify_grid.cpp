@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/models/grid_rope.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/resolve.hpp"
@@ -174,9 +177,24 @@ void detail::match_grid(Identification& id) {
 
 namespace {
 
+/// The table pair of each measured pair of LTX's table after `pad` padding pairs: (2p, 2p + 1) over the whole vector
+/// (head 0), or each head of `head` channels its slice, table pair p at (h·head + k, h·head + k + head/2), h =
+/// p / (head/2); empty where a measured pair is no table pair (or a padding pair).
+std::vector<int> table_pairs(const Identification& id, int pad, int head) {
+  std::vector<int> out;
+  for (const auto& [a, b] : id.pairs) {
+    int p = -1;
+    if (head == 0 && a % 2 == 0 && b == a + 1) p = a / 2;
+    if (head > 0 && a % head < head / 2 && b == a + head / 2) p = (a / head) * (head / 2) + a % head;
+    if (p < pad || (!out.empty() && p - pad <= out.back())) return {};
+    out.push_back(p - pad);
+  }
+  return out;
+}
+
 /// LTX's table over `A` axes (3: the video's t, h, w; 1: LTX-2's audio stream's t): match_per_frequency and
 /// match_per_frequency_one_axis.
-void per_frequency(Identification& id, int A) {
+void per_frequency(Identification& id, int A, const std::vector<AxisPosition>& positions) {
   // LTX's table over the whole vector (grid_rope.hpp (G4), (G6), (G7)): P = d/2 pairs, F = ⌊P/A⌋ frequencies, the
   // P − A·F padding pairs first (they do not turn, so the n measured pairs are the rest), pair A·k + a of the rest on
   // axis a.
@@ -185,44 +203,58 @@ void per_frequency(Identification& id, int A) {
   const int n = static_cast<int>(id.pairs.size());
   const int P = id.d / 2, F = A == 1 && n == id.d / 6 ? n : P / A, pad = P - A * F;
   const bool video_count = A == 1 && F < P;
-  if ((A > 1 && !id.axes) || id.d % 2 != 0 || F < 3 || n != A * F || static_cast<int>(id.theta.size()) != n ||
+  if ((A > 1 && !id.axes) || id.d % 2 != 0 || F < 3 || n > A * F || static_cast<int>(id.theta.size()) != n ||
       (A > 1 && static_cast<int>(id.axes->pair_axis.size()) != n))
     return;
-  // The pairs whose axis the positions tell, each the axis j mod A, the first two frequencies' among them. The fast
-  // ones alias: on a small grid their axis is unknown; on a large one (thousands of tokens, the released 4096
-  // channels) an alias fits the positions too, its θ another, or not forward at all. The pairs are read from the
-  // slowest up to the first whose axis is another or whose θ does not turn forward: the aliases lie beyond it.
-  std::vector<int> known;
-  for (int j = 0; j < n; ++j) {
-    const int a = A > 1 ? id.axes->pair_axis[static_cast<std::size_t>(j)] : 0;
-    if (a < 0) continue;
-    if (a != j % A || !(id.theta[j] > 0)) break;
-    if (weight(id, j) > 0) known.push_back(j);
+  // The pairing: (2i, 2i + 1) over the whole vector (LTX-Video; LTX-2's rope_type interleaved), or each head of d_h
+  // channels its slice of the table (LTX-2's split): measured pair i is table pair at[i]. Table pairs not measured
+  // (no channel of theirs changed) are read below as the table's only where it turns them by whole turns.
+  Identification::GridMatch g;
+  std::vector<int> at = table_pairs(id, pad, 0);
+  for (int head = 4; head < id.d && at.empty(); head += 2) {
+    if (id.d % head == 0 && !(at = table_pairs(id, pad, head)).empty()) g.heads = id.d / head;
   }
-  if (known.size() < 6 || known[5] != 5) return;
-  // ln(θ_j / (π/2)) = x_j·ln base, x_j = ⌊j/A⌋/(F − 1): least squares through the origin over the known pairs.
-  const auto x = [F, A](int j) { return static_cast<double>(j / A) / static_cast<double>(F - 1); };
+  if (at.empty()) return;
+  // The pairs whose axis the positions tell, each the axis j mod A of its table pair j, the first two frequencies'
+  // among them. The fast ones alias: on a small grid their axis is unknown; on a large one (thousands of tokens, the
+  // released 4096 channels) an alias fits the positions too, its θ another, or not forward at all. The pairs are read
+  // from the slowest up to the first whose axis is another or whose θ does not turn forward: the aliases lie beyond.
+  std::vector<int> known;
+  for (int i = 0; i < n; ++i) {
+    const int a = A > 1 ? id.axes->pair_axis[static_cast<std::size_t>(i)] : 0;
+    if (a < 0) continue;
+    if (a != at[static_cast<std::size_t>(i)] % A || !(id.theta[i] > 0)) break;
+    if (weight(id, i) > 0) known.push_back(i);
+  }
+  if (known.size() < 6) return;
+  for (std::size_t k = 0; k < 6; ++k) {
+    if (at[static_cast<std::size_t>(known[k])] != static_cast<int>(k)) return;
+  }
+  // ln(θ_j / (π/2)) = x_j·ln base, x_j = ⌊j/A⌋/(F − 1) of table pair j: least squares through the origin over the
+  // known pairs.
+  const auto x = [&](int i) {
+    return static_cast<double>(at[static_cast<std::size_t>(i)] / A) / static_cast<double>(F - 1);
+  };
   double sxy = 0, sxx = 0;
-  for (const int j : known) {
-    const double w = weight(id, j);
-    sxy += w * x(j) * std::log(id.theta[j] / (kPi / 2)), sxx += w * x(j) * x(j);
+  for (const int i : known) {
+    const double w = weight(id, i);
+    sxy += w * x(i) * std::log(id.theta[i] / (kPi / 2)), sxx += w * x(i) * x(i);
   }
   const double base = std::exp(sxy / sxx);
   if (!(base > 1)) return;
   const auto ladder = [&](double b) {
     Eigen::VectorXd theta(n);
-    for (int j = 0; j < n; ++j) theta[j] = kPi / 2 * std::pow(b, x(j));
+    for (int i = 0; i < n; ++i) theta[i] = kPi / 2 * std::pow(b, x(i));
     return theta;
   };
   const auto residual_known = [&](const Eigen::VectorXd& fit) {
     double rss = 0, ws = 0;
-    for (const int j : known) {
-      const double r = std::log(id.theta[j]) - std::log(fit[j]);
-      rss += weight(id, j) * r * r, ws += weight(id, j);
+    for (const int i : known) {
+      const double r = std::log(id.theta[i]) - std::log(fit[i]);
+      rss += weight(id, i) * r * r, ws += weight(id, i);
     }
     return std::sqrt(rss / ws);
   };
-  Identification::GridMatch g;
   g.per_frequency = true;
   g.padding = pad;
   g.widths.assign(static_cast<std::size_t>(A), 2 * F);
@@ -231,22 +263,44 @@ void per_frequency(Identification& id, int A) {
   g.theta = ladder(base);
   g.residual = residual_known(g.theta);
   if (!(g.residual <= 0.05)) return;
-  // The pairing: (2i, 2i + 1) over the whole vector (LTX-Video; LTX-2's rope_type interleaved), or each head of d_h
-  // channels its slice of the table, table pair p at (h·d_h + k, h·d_h + k + d_h/2), h = p / (d_h/2) (LTX-2's split).
-  const auto pairs_are = [&](int head) {
-    for (int j = 0; j < n; ++j) {
-      const int p = pad + j;
-      std::pair<int, int> c{2 * p, 2 * p + 1};
-      if (head > 0) c = {(p / (head / 2)) * head + p % (head / 2), (p / (head / 2)) * head + p % (head / 2) + head / 2};
-      if (id.pairs[static_cast<std::size_t>(j)] != c) return false;
+  // Table pairs no channel of which changed (a small latent's positions, 2g − 1 of a few patches, can turn a pair by
+  // whole turns at every token): read as the table's where, at the base of a preset of LTX's table that fits the
+  // known pairs (the fitted base, uncertain by far more than a turn at the fast pairs, cannot say), the table turns
+  // each of them within the dump's rounding κ·ε of a whole turn at every position: a turn by φ moves each element of a
+  // pair by at most |φ|·‖z‖, within κ·ε of the pair's norm, the scale of the change step 1 counts (κ·ε of an
+  // element's own magnitude). The first such base; none: not LTX's table.
+  for (int j = 0, i = 0; j < A * F; ++j) {
+    if (i < n && at[static_cast<std::size_t>(i)] == j) {
+      ++i;
+    } else {
+      g.whole_turns.push_back(pad + j);
     }
-    return true;
-  };
-  if (!pairs_are(0)) {
-    for (int head = 2; head < id.d && g.heads == 0; head += 2) {
-      if (id.d % head == 0 && pairs_are(head)) g.heads = id.d / head;
+  }
+  if (!g.whole_turns.empty()) {
+    if (positions.empty() || !(id.rounding > 0)) return;
+    for (const PresetInfo& p : list_presets()) {
+      const RopeSpec spec = make_spec(load_preset(p.name));
+      if (!spec.axes || !spec.axes->per_frequency || spec.axes->axes != A) continue;
+      const double b = spec.config.base;
+      if (!(b > 1) || !(residual_known(ladder(b)) <= 0.05)) continue;
+      // The largest distance (rad) of such a pair's angle from a whole turn, and of it less the float64 error of the
+      // angle computed here (pow and the product, 2 ulps each of ω·m at most).
+      double off = 0, beyond = 0;
+      for (const int p_table : g.whole_turns) {
+        const int j = p_table - pad;
+        const double omega = kPi / 2 * std::pow(b, static_cast<double>(j / A) / static_cast<double>(F - 1));
+        for (const AxisPosition& m : positions) {
+          const double angle = omega * m[j % A], dist = std::abs(std::remainder(angle, 2 * kPi));
+          off = std::max(off, dist);
+          beyond = std::max(beyond, dist - 4 * std::numeric_limits<double>::epsilon() * std::abs(angle));
+        }
+      }
+      if (beyond <= id.rounding) {
+        g.whole_turns_base = b, g.whole_turns_off = off;
+        break;
+      }
     }
-    if (g.heads == 0) return;
+    if (g.whole_turns_base == 0) return;
   }
   // Every preset of this size and pairing whose frequencies fit (LTX-Video's fixed 10000, LTX-2's rope_theta).
   for (const PresetInfo& p : list_presets()) {
@@ -262,7 +316,9 @@ void per_frequency(Identification& id, int A) {
       continue;
     const std::optional<GridModel> model = grid_model_of_class(spec.model_type);
     const std::string family = model ? std::string(display_name(*model)) : spec.model_type;
-    if (residual_known(spec.params.inv_freq.segment(pad, n)) <= 0.05) {
+    Eigen::VectorXd preset_theta(n);  // the preset's ω of each measured pair's table pair
+    for (int i = 0; i < n; ++i) preset_theta[i] = spec.params.inv_freq[pad + at[static_cast<std::size_t>(i)]];
+    if (residual_known(preset_theta) <= 0.05) {
       g.families.push_back({family, p.name});
     } else {
       g.widths_fit.push_back({family, p.name, spec.config.base});
@@ -280,7 +336,21 @@ void per_frequency(Identification& id, int A) {
     id.notes.push_back(
         msg("LTX's table fitted on the {0} pairs whose axis the positions tell (the first {1} frequencies); the "
             "faster ones turn too far between tokens to be measured",
-            known.size(), known.back() / A + 1));
+            known.size(), at[static_cast<std::size_t>(known.back())] / A + 1));
+  }
+  if (!g.whole_turns.empty()) {
+    std::string pairs, channels;
+    for (std::size_t k = 0; k < g.whole_turns.size(); ++k) {
+      const int p = g.whole_turns[k], head = g.heads > 0 ? id.d / g.heads : 0;
+      const int a = head > 0 ? (p / (head / 2)) * head + p % (head / 2) : 2 * p, b = head > 0 ? a + head / 2 : a + 1;
+      pairs += fmt::format("{}{}", k ? ", " : "", p);
+      channels += fmt::format("{}({}, {})", k ? ", " : "", a, b);
+    }
+    id.notes.push_back(
+        msg("table pairs {0} (channels {1}) change no channel beyond the dump's rounding: at base {2}, the base of "
+            "LTX's presets, which fits the pairs measured, the table turns them by whole turns at every position "
+            "given (within {3:.2g} rad), so they read as unturned; LTX's table explains them",
+            pairs, channels, format_number(g.whole_turns_base), g.whole_turns_off));
   }
   if (video_count) {
     id.notes.push_back(msg(
@@ -293,9 +363,13 @@ void per_frequency(Identification& id, int A) {
 
 }  // namespace
 
-void detail::match_per_frequency(Identification& id) { per_frequency(id, 3); }
+void detail::match_per_frequency(Identification& id, const std::vector<AxisPosition>& positions) {
+  per_frequency(id, 3, positions);
+}
 
-void detail::match_per_frequency_one_axis(Identification& id) { per_frequency(id, 1); }
+void detail::match_per_frequency_one_axis(Identification& id, const std::vector<AxisPosition>& positions) {
+  per_frequency(id, 1, positions);
+}
 
 void detail::match_mrope_presets(Identification& id) {
   // One ladder over the head, its pairs read by an M-RoPE map (Qwen3-VL's interleave, Cosmos 3's the same): the

@@ -230,7 +230,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     std::vector<double> single;
     for (const AxisPosition& p : positions) single.push_back(p.value[0]);
     Identification id = identify_rope(before, after, single);
-    if (id.layout != PairLayout::None) detail::match_per_frequency_one_axis(id);  // LTX-2's audio stream
+    if (id.layout != PairLayout::None) detail::match_per_frequency_one_axis(id, positions);  // LTX-2's audio stream
     return id;
   }
   const std::vector<bool> moving =
@@ -240,7 +240,8 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   });
   if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
   if (!positions.empty() && positions.front().count == 3) detail::match_grid(id);    // (t, h, w): a latent grid?
-  if (!positions.empty() && positions.front().count == 3 && !id.grid) detail::match_per_frequency(id);  // LTX's
+  if (!positions.empty() && positions.front().count == 3 && !id.grid)
+    detail::match_per_frequency(id, positions);  // LTX's
   if (!positions.empty() && positions.front().count == 3 && !id.grid) detail::match_mrope_presets(id);
   // Four streams: HunyuanVL's XD-RoPE (p, w, h, t), HF's map or Tencent's.
   if (!positions.empty() && positions.front().count == 4) detail::identify_xdrope(before, after, positions, moving, id);
@@ -264,6 +265,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
   }
   const double eps = kToleranceSafety * epsilon(dtype);
+  id.rounding = eps;
   // 1. Rotated channels.
   std::vector<char> moved(static_cast<std::size_t>(d), 0);
   for (long v = 0; v < vectors; ++v) {

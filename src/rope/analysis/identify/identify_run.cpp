@@ -111,11 +111,11 @@ std::optional<IdentifyRun::TextCounted> text_ids_counted(const LoadedDumps& dump
 /// whose one-column t of an axis-positions file, LTX-2's audio, fits no family or pairs nothing), read
 /// again with its heads side by side (one batch row; H·D at most kMaxIdentifyDim; a streamed dump sampled with every
 /// head at each index kept). The reading's identification, with the indices it kept, where it names LTX's table.
-struct HeadsTogether {
+struct SideBySide {
   Identification id;
   std::vector<long> kept;  ///< the sequence indices of a streamed dump's sample
 };
-std::optional<HeadsTogether> heads_together(const LoadedDumps& dumps, const Identification& id) {
+std::optional<SideBySide> heads_together(const LoadedDumps& dumps, const Identification& id) {
   const DumpVectors& shape = dumps.stream ? dumps.stream->geometry() : dumps.before;
   const long H = shape.heads;
   std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
@@ -127,7 +127,7 @@ std::optional<HeadsTogether> heads_together(const LoadedDumps& dumps, const Iden
       (positions.front().count != 3 && !audio) || id.grid || id.vision || id.xdrope ||
       (id.axes && !id.axes->sections.empty()))
     return std::nullopt;
-  HeadsTogether out;
+  SideBySide out;
   DumpVectors before, after;
   if (dumps.stream) {
     DumpSample sample = sample_dump(*dumps.stream, kIdentifyElements, true);
@@ -207,11 +207,11 @@ long query_heads_reading(const LoadedDumps& dumps, Identification* id) {
   return best;
 }
 
-IdentifyRun identify_files(const IdentifyRequest& request) {
+/// The whole reading of dumps opened or arranged: the identification at the positions given, then each reading of
+/// them that explains what those positions leave unexplained (M-RoPE's batch rows, text ids counted, heads side by
+/// side, one turn, q's head count) and the segments' shifts.
+IdentifyRun identify_loaded(LoadedDumps dumps, const std::optional<DType>& dtype) {
   IdentifyRun run;
-  run.before_file = request.dumps.before;
-  run.after_file = request.dumps.after;
-  LoadedDumps dumps = open_dumps(request.dumps);
   require_identify_dim(dumps.before.d);  // from the shape, before a streamed dump's sample is read
   // M-RoPE: a position per axis (t, h, w(, e)), from axis positions or a [3, batch, seq] tensor; else one number.
   std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
@@ -228,9 +228,9 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
     kept = std::move(sample.indices);
     groups_kept = sample.groups;
   }
-  if (request.dtype) {  // the rounding of the type the dump was computed in, whatever the file stores
+  if (dtype) {  // the rounding of the type the dump was computed in, whatever the file stores
     for (DumpVectors* v : {&dumps.before, &dumps.after}) {
-      v->dtype = *request.dtype;
+      v->dtype = *dtype;
       v->dtype_stated = true;
     }
   }
@@ -256,7 +256,9 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   }
   if (run.mrope_batch_rows == 0) run.text_counted = text_ids_counted(dumps, positions, id);
   if (run.mrope_batch_rows == 0 && !run.text_counted) {
-    if (std::optional<HeadsTogether> together = heads_together(dumps, id)) {
+    if (std::optional<SideBySide> together = heads_together(dumps, id)) {
+      const DumpVectors& shape = dumps.stream ? dumps.stream->geometry() : dumps.before;
+      run.heads_together = IdentifyRun::HeadsTogether{shape.heads, shape.d};
       id = std::move(together->id);
       if (dumps.stream) kept = std::move(together->kept), groups_kept = dumps.stream->groups();
     }
@@ -294,18 +296,21 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   return run;
 }
 
-}  // namespace
+IdentifyRun identify_files(const IdentifyRequest& request) {
+  IdentifyRun run = identify_loaded(open_dumps(request.dumps), request.dtype);
+  run.before_file = request.dumps.before;
+  run.after_file = request.dumps.after;
+  return run;
+}
 
-IdentifyRun run_identify(const IdentifyRequest& request) {
-  IdentifyRun run = identify_files(request);
-  // 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes, and no pairing turns the vectors of a
-  // sequence index alike: the other reading, [batch, seq, heads, d], and the one that pairs is the report (its axes
-  // said assumed, dump_text.hpp), as run_check does.
-  if (run.id.layout != PairLayout::None || !run.dumps.axes_assumed || !request.dumps.axes.empty()) return run;
-  IdentifyRequest other = request;
-  other.dumps.axes = std::string(to_string(DumpAxes::BatchSeqHeadsD));
+/// 4 axes read as Hugging Face's [batch, heads, seq, d] without the axes given, and no pairing turns the vectors of a
+/// sequence index alike: the other reading, [batch, seq, heads, d], and the one that pairs is the report (its axes
+/// said assumed, dump_text.hpp), as run_check does. `identify_as` identifies the dumps read with the axes it is given.
+template <class IdentifyAs>
+IdentifyRun with_other_axes(IdentifyRun run, bool axes_given, const IdentifyAs& identify_as) {
+  if (run.id.layout != PairLayout::None || !run.dumps.axes_assumed || axes_given) return run;
   try {
-    IdentifyRun as_other = identify_files(other);
+    IdentifyRun as_other = identify_as(DumpAxes::BatchSeqHeadsD);
     if (as_other.id.layout == PairLayout::None) return run;
     as_other.dumps.axes_assumed = true;
     return as_other;
@@ -314,14 +319,26 @@ IdentifyRun run_identify(const IdentifyRequest& request) {
   }
 }
 
-IdentifyRun identify_arranged(DumpPair pair) {
-  IdentifyRun run;
-  // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections; a tower's patches (row, column):
-  // the 2-D vision kind (identify_vision.cpp).
-  run.id = pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
-                                       : identify_rope(pair.before, pair.after, pair.axis_positions);
-  run.dumps = arranged_geometry(std::move(pair));
-  return run;
+}  // namespace
+
+IdentifyRun run_identify(const IdentifyRequest& request) {
+  return with_other_axes(identify_files(request), !request.dumps.axes.empty(), [&](DumpAxes axes) {
+    IdentifyRequest other = request;
+    other.dumps.axes = std::string(to_string(axes));
+    return identify_files(other);
+  });
+}
+
+IdentifyRun identify_arranged(DumpPair pair) { return identify_loaded(arranged_dumps(std::move(pair)), std::nullopt); }
+
+IdentifyRun identify_tensors(const TensorData& before, const TensorData& after, const DumpPairInput& input) {
+  const auto identify_as = [&](std::optional<DumpAxes> axes) {
+    DumpPairInput in = input;
+    in.axes = axes;
+    return identify_arranged(arrange_dump_pair(before, after, in, "before", "after"));
+  };
+  return with_other_axes(identify_as(input.axes), input.axes.has_value(),
+                         [&](DumpAxes axes) { return identify_as(axes); });
 }
 
 }  // namespace rope

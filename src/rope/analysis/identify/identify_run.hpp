@@ -1,7 +1,8 @@
 /// @file
 /// `rope identify` as one library call: the RoPE that turned one dump into the other (identify.hpp), from files
-/// (dump_files.hpp; a streamed dump larger than kIdentifyElements sampled), or from dumps a front end arranged
-/// (identify_arranged: the Python module's). The report's printers are report/identify_report.hpp.
+/// (dump_files.hpp; a streamed dump larger than kIdentifyElements sampled), or from tensors a front end holds
+/// (identify_tensors: the Python module's); both the one reading of identify_run.cpp. The report's printers are
+/// report/identify_report.hpp.
 #pragma once
 
 #include <optional>
@@ -67,6 +68,14 @@ struct IdentifyRun {
     double misfit = 0;
   };
   std::optional<OneTurn> one_turn;
+  /// A dump in heads read with its heads side by side, one vector of heads·head_dim channels per token (LTX's table
+  /// spans every head's channels), where read as heads sharing one table it fits none: the dump's heads and each one's
+  /// channels (the identification is of the vectors so read); nullopt otherwise.
+  struct HeadsTogether {
+    long heads = 0;
+    int head_dim = 0;
+  };
+  std::optional<HeadsTogether> heads_together;
 
   /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on,
   /// heads at positions of their own): a failed check's exit code.
@@ -96,11 +105,18 @@ inline constexpr double kOneTurnMisfit = 0.05;
 std::optional<IdentifyRun::OneTurn> one_turn_reading(const DumpVectors& before, const DumpVectors& after,
                                                      const std::vector<double>& given, Identification& id);
 
-/// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies. @throws
-/// InvalidArgument, IoError as the readers and identify_rope.
+/// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies: identify_rope at the
+/// positions given, then the readings of them that explain what those leave unexplained (IdentifyRun's fields); 4
+/// axes read as [batch, heads, seq, d] without --axes and nothing paired: read again as [batch, seq, heads, d].
+/// @throws InvalidArgument, IoError as the readers and identify_rope.
 IdentifyRun run_identify(const IdentifyRequest& request);
 
-/// The same on dumps a front end arranged (dump_pair.hpp): the Python module's identify.
+/// The same reading on dumps a front end arranged (dump_pair.hpp), without the second reading of the axes.
 IdentifyRun identify_arranged(DumpPair pair);
+
+/// The same as run_identify on tensors a front end holds (the Python module's identify), arranged by `input`
+/// (arrange_dump_pair, the dumps named "before" and "after"). @throws InvalidArgument as arrange_dump_pair and
+/// identify_rope.
+IdentifyRun identify_tensors(const TensorData& before, const TensorData& after, const DumpPairInput& input);
 
 }  // namespace rope
