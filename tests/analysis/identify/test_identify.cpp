@@ -545,6 +545,8 @@ TEST_P(IdentifyLtxUnturned, ReadAsTheTableOnlyWhereItTurnsThemByWholeTurns) {
   EXPECT_NEAR(id.grid->base, 1e4, 1e-6 * 1e4);  // float64 angles: the slowest pairs' fit is exact to ~1e-10
   EXPECT_EQ(id.grid->whole_turns, c.whole_turns);
   EXPECT_EQ(id.grid->whole_turns_base, c.whole_turns.empty() ? 0.0 : 1e4);
+  // The faster pairs alias between tokens: the table explains them, and no note says they fit no frequency.
+  for (const Message& note : id.notes) EXPECT_EQ(note.en.find("fit no frequency"), std::string::npos) << note.en;
 }
 
 // ω_15 = 500π and ω_20 = 5000π turn t's pairs 46 and 61 by whole turns at t = −1 + 0.032·f; at t = −1 + 0.03·f pair 46

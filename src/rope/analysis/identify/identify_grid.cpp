@@ -333,6 +333,19 @@ void per_frequency(Identification& id, int A, const std::vector<AxisPosition>& p
                                 }),
                  id.notes.end());
   if (static_cast<int>(known.size()) < n) {
+    // The per-pair fit's "pairs … fit no frequency" (identify_pairs.cpp) is this aliasing where every pair it names
+    // is one of the faster ones: the table read explains them, and its guess of a precision cause would mislead.
+    bool unfit_known = false;
+    for (const int i : known) unfit_known = unfit_known || id.angle_residual[i] > 0.5;
+    if (!unfit_known) {
+      id.notes.erase(std::remove_if(id.notes.begin(), id.notes.end(),
+                                    [](const Message& note) {
+                                      return note.en.rfind("pairs ", 0) == 0 &&
+                                             note.en.find(" fit no frequency (angle RMS above 0.5 rad)") !=
+                                                 std::string::npos;
+                                    }),
+                     id.notes.end());
+    }
     id.notes.push_back(
         msg("LTX's table fitted on the {0} pairs whose axis the positions tell (the first {1} frequencies); the "
             "faster ones turn too far between tokens to be measured",
