@@ -283,22 +283,33 @@ std::optional<ElementClasses> classify_elements(const RopeExpectation& expected,
   out.channels.assign(static_cast<std::size_t>(source.d()), 0);
   out.indices.assign(static_cast<std::size_t>(seq), 0);
   out.groups.assign(static_cast<std::size_t>(source.groups()), 0);
-  std::vector<double> cosines(static_cast<std::size_t>(half)), sines(cosines);  // each pair's at this index
+  // Each pair's channels: read from (ia, ib) of x, written at (oa, ob) of y.
+  struct PairChannels {
+    int ia, ib, oa, ob;
+  };
+  std::vector<PairChannels> pairs;
+  for (int j = 0; j < half; ++j) {
+    const auto [ia, ib] = pair_channels(expected, j, false);
+    const auto [oa, ob] = pair_channels(expected, j, true);
+    pairs.push_back({ia, ib, oa, ob});
+  }
+  // Each pair's cos, sin and bound per a·‖x‖ at this index.
+  std::vector<double> cosines(static_cast<std::size_t>(half)), sines(cosines), per_norm(cosines);
   for (const long s : read) {
     const double m = positions[static_cast<std::size_t>(s)][0];
     for (int j = 0; j < half; ++j) {
+      const auto k = static_cast<std::size_t>(j);
       const double phi = m * expected.theta()[j];
-      cosines[static_cast<std::size_t>(j)] = std::cos(phi), sines[static_cast<std::size_t>(j)] = std::sin(phi);
+      cosines[k] = std::cos(phi), sines[k] = std::sin(phi);
+      per_norm[k] = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a;
     }
     for (long g = 0; g < source.groups(); ++g) {
       const auto [x, y] = source.vector_at(start + s, g);
       for (int j = 0; j < half; ++j) {
-        const auto [ia, ib] = pair_channels(expected, j, false);
-        const auto [oa, ob] = pair_channels(expected, j, true);
-        const double phi = m * expected.theta()[j], c = cosines[static_cast<std::size_t>(j)],
-                     sn = sines[static_cast<std::size_t>(j)];
+        const auto [ia, ib, oa, ob] = pairs[static_cast<std::size_t>(j)];
+        const double c = cosines[static_cast<std::size_t>(j)], sn = sines[static_cast<std::size_t>(j)];
         const double xa = x[static_cast<std::size_t>(ia)], xb = x[static_cast<std::size_t>(ib)];
-        const double bound = (8 * eps + 4 * eps32 * (1 + std::abs(phi))) * a * std::sqrt(xa * xa + xb * xb);
+        const double bound = per_norm[static_cast<std::size_t>(j)] * std::sqrt(xa * xa + xb * xb);
         const std::array<std::array<double, 3>, 2> el{{{xa * c - xb * sn, xa, xa * c}, {xb * c + xa * sn, xb, xb * c}}};
         const std::array<int, 2> out_ch{oa, ob};
         for (int k = 0; k < 2; ++k) {

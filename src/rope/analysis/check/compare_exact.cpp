@@ -320,6 +320,7 @@ double compare_norms_exact(const Setup& u, const double* cs, const double* sn, c
                            const double* y, long s, long g, Tally& t, double& sy, double& sx) {
   const auto h = static_cast<std::size_t>(u.half);
   double vmax = 0, gy = 0, gx = 0;
+  bool scanned = false;  // the vector's values that are not numbers counted (at its first failing pair)
   for (int i = 0; i < u.half; ++i) {
     const auto k = static_cast<std::size_t>(i);
     const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
@@ -335,10 +336,12 @@ double compare_norms_exact(const Setup& u, const double* cs, const double* sn, c
       vmax = std::max(vmax, r);
       continue;
     }
-    for (int ch = 0; ch < u.d; ++ch) {  // a value that is not a number: counted as the element kernel counts it
+    // A value that is not a number: counted once per vector, as the element kernel counts it, where a pair fails.
+    for (int ch = 0; ch < u.d && !scanned; ++ch) {
       if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
       if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
     }
+    scanned = true;
     const double r = judge(t, s, g, 2 * i, u.oa[k], nx, ny, tol);
     if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank == 2 * i) {
       t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = ya, t.first_y[1] = yb;

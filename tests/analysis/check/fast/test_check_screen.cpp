@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(LayoutsAndShifts, CheckScreenFailing,
 
 /// One dump of the fused screen's table: the layout, the positions' shift (every element fails (C1): the count path),
 /// head 2's output scaled (its pair norms fail (N1): the position compared again by the norms' own loop), one value
-/// not a number.
+/// not a number (in head 2: with the head scaled, every pair of its vector fails (N1)).
 struct FusedNormsCase {
   const char* name;
   bool half;
@@ -176,7 +176,7 @@ FusedNormsDumps fused_norms_dumps(const FusedNormsCase& c) {
       v = static_cast<double>(static_cast<float>(v * c.head_scale));
     }
   }
-  if (c.nan) f.y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
+  if (c.nan) f.y.values[static_cast<std::size_t>((300 * 4 + 2) * 32 + 5)] = std::nan("");
   f.expected.spec = test::expect_half(32, 32, kDefaultBase, 1.0);
   f.expected.spec.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
   for (long s = 0; s < f.x.seq; ++s) f.positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
@@ -199,6 +199,9 @@ TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
   expect_same_comparison(both[0], source.compare(0, positions, {expected}).front());
   expect_same_comparison(both[1], source.compare(0, positions, {norms}).front());
   EXPECT_GT(both[1].norm_after2, 0);
+  // A value not a number counted once, as (C1) counts it, however many of its vector's pairs fail (N1).
+  EXPECT_EQ(both[1].after_non_finite.count, both[0].after_non_finite.count);
+  EXPECT_EQ(both[1].after_non_finite.count, c.nan ? 1 : 0);
 }
 
 /// A variant compared for its counts alone (ComparePass::counts_from: the variant a large dump's sample names, measured
@@ -237,7 +240,8 @@ INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
                                            FusedNormsCase{"interleaved_head_scaled", false, 0, 1.05, false},
                                            FusedNormsCase{"half_positions_shifted", true, 1, 1, false},
                                            FusedNormsCase{"interleaved_shifted_and_scaled", false, -1, 1.05, false},
-                                           FusedNormsCase{"half_one_nan", true, 0, 1, true}),
+                                           FusedNormsCase{"half_one_nan", true, 0, 1, true},
+                                           FusedNormsCase{"interleaved_scaled_one_nan", false, 0, 1.05, true}),
                          [](const ::testing::TestParamInfo<FusedNormsCase>& info) {
                            return std::string(info.param.name);
                          });
