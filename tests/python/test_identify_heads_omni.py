@@ -20,6 +20,10 @@ import diffusers_rope as dr  # noqa: E402
 import diffusers_rope_2026 as dr26  # noqa: E402
 import ltx2_rope as l2  # noqa: E402
 
+# Z-Image's omni requests and their command lines (`rope positions … --json`), those the command's own test runs.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
+from check_diffusers_2026 import OMNI, omni_args  # noqa: E402
+
 
 def ltx_video_in_heads():
     """LTX-Video at its released size (transformer_ltx.py:431-469: 32 heads x 64, one table over 2048 channels) on
@@ -77,15 +81,6 @@ def test_identify_heads_together_is_none_for_heads_sharing_a_table():
     assert got["heads_together"] is None and got["layout"] == "half"
 
 
-# Z-Image's omni requests: (target latent, condition latents, prompt segments, SigLIP grids or None), those of
-# tests/cli/check_diffusers_2026.py: segment lengths at, under and over multiples of 32; SigLIP grids of one row or
-# column and larger than the latent; none (omni=True: the pipeline's text-to-image, one segment).
-OMNI = [((1, 4, 6), [(1, 4, 6), (1, 6, 4)], [5, 7, 40, 3], [(3, 4), (2, 5)]),
-        ((1, 8, 8), [(1, 4, 6)], [32, 1, 33], [(1, 7)]),
-        ((1, 6, 4), [(1, 6, 4)], [5, 7, 3], None),
-        ((1, 4, 6), [], [5], None)]
-
-
 @pytest.fixture(scope="module")
 def configs(tmp_path_factory):
     """Z-Image's and HunyuanVideo 1.5's transformer/config.json as diffusers_rope_2026.py writes them."""
@@ -98,25 +93,12 @@ def configs(tmp_path_factory):
     return out
 
 
-def omni_args(path, lat, conds, caps, sig):
-    args = ["positions", "--config", str(path), "--latent-shape", "x".join(map(str, lat))]
-    if not conds:
-        args.append("--omni")
-    for c in conds:
-        args += ["--condition-image", "x".join(map(str, c))]
-    for g in sig or []:
-        args += ["--siglip-grid", "x".join(map(str, g))]
-    for n in caps:
-        args += ["--text", str(n)]
-    return args
-
-
 @pytest.mark.parametrize("lat,conds,caps,sig", OMNI)
 def test_grid_positions_omni_as_the_command(rope_exe, configs, lat, conds, caps, sig):
     cfg, path = configs["zimage"]
     got = rope.grid_positions(rope.Spec(str(path)), lat, text=caps, condition_images=conds, siglip_grids=sig or (),
                               omni=not conds)
-    cli = subprocess.run([rope_exe, *omni_args(path, lat, conds, caps, sig), "--json"], capture_output=True,
+    cli = subprocess.run([rope_exe, *omni_args(str(path), lat, conds, caps, sig)], capture_output=True,
                          text=True, check=True)
     want = np.array(json.loads(cli.stdout)["positions"], dtype=np.float64)
     assert got.dtype == np.float64 and got.shape == want.shape
