@@ -20,4 +20,10 @@ int worker_count(long tasks, int threads);
 /// its tasks from a shared counter rather than by index. An exception must not leave `work`.
 void run_workers(int count, const std::function<void(int)>& work);
 
+/// Calls task(i) for every i in [0, n), spread over worker_count(n) workers that each take the next i; where n is
+/// below `least`, on the calling thread alone (a thread costs more than a few small tasks). For loops whose
+/// iterations write nothing another reads: the result is the serial loop's, bit for bit. The first exception a task
+/// throws is rethrown once every worker has stopped (the tasks not yet taken are not called).
+void for_each_task(long n, const std::function<void(long)>& task, long least = 2);
+
 }  // namespace rope

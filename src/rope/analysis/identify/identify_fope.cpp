@@ -68,18 +68,25 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   // Each pair's kind over every vector: passed through, turned into √2·R(π/4), or changed otherwise.
   std::vector<FopePairKind> kind(static_cast<std::size_t>(n), FopePairKind::Passed);
   std::vector<char> one(static_cast<std::size_t>(n), 1);
+  const auto read_pair = [&](const double* x, const double* y, int j) {
+    const std::complex<double> zx(x[j], x[j + n]), zy(y[j], y[j + n]);
+    const double scale = eps * (std::abs(zx) * std::sqrt(2.0) + std::abs(zy)) + 1e-300;
+    if (std::abs(zy - zx) > scale) kind[static_cast<std::size_t>(j)] = FopePairKind::Changed;
+    if (std::abs(zy - std::complex<double>(1, 1) * zx) > scale) one[static_cast<std::size_t>(j)] = 0;
+  };
+  // The last pair first: FoPE pads it, so a dump that changes it otherwise (RoPE's, at a position other than 0) is
+  // not FoPE's, whatever the other pairs do.
+  for (long s = 0; s < before.seq; ++s) {
+    for (long g = 0; g < groups; ++g) read_pair(before.vector(s, g), after.vector(s, g), n - 1);
+  }
+  if (kind.back() == FopePairKind::Changed && !one.back()) return std::nullopt;
   // Each channel on its own: whether it ever changes (as identify_with reads the rotated channels).
   std::vector<char> moved(static_cast<std::size_t>(d), 0);
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < groups; ++g) {
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
-      for (int j = 0; j < n; ++j) {
-        const std::complex<double> zx(x[j], x[j + n]), zy(y[j], y[j + n]);
-        const double scale = eps * (std::abs(zx) * std::sqrt(2.0) + std::abs(zy)) + 1e-300;
-        if (std::abs(zy - zx) > scale) kind[static_cast<std::size_t>(j)] = FopePairKind::Changed;
-        if (std::abs(zy - std::complex<double>(1, 1) * zx) > scale) one[static_cast<std::size_t>(j)] = 0;
-      }
+      for (int j = 0; j < n - 1; ++j) read_pair(x, y, j);
       for (int c = 0; c < d; ++c) {
         if (std::abs(y[c] - x[c]) > eps * std::max(std::abs(x[c]), std::abs(y[c])))
           moved[static_cast<std::size_t>(c)] = 1;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rope/analysis/identify/identify.hpp"
+#include "rope/core/workers.hpp"
 
 namespace rope {
 namespace {
@@ -63,9 +64,11 @@ Eigen::MatrixXd detail::pairing_costs(const DumpVectors& before, const DumpVecto
   };
   Eigen::MatrixXd cost = Eigen::MatrixXd::Constant(d, d, INFINITY);
   if (d <= kExactPairingDim) {
-    for (int ca = 0; ca < d; ++ca) {
+    // Each row's pairs (ca, cb > ca) on a worker of its own: every cost is written once, by one task.
+    for_each_task(d, [&](long row) {
+      const int ca = static_cast<int>(row);
       for (int cb = ca + 1; cb < d; ++cb) cost(ca, cb) = cost(cb, ca) = pair_cost(ca, cb);
-    }
+    });
     return cost;
   }
   // A wide table (LTX's 2048 and 4096 channels): every pair costed is d²/2 pairs × n vectors (57 s at d = 4096).

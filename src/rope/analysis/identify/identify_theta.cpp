@@ -10,6 +10,7 @@
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/workers.hpp"
 #include "rope/io/csv.hpp"
 
 namespace rope {
@@ -469,17 +470,22 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
                            order.begin() + static_cast<long>(std::min(order.size(), detail::kMaxPeriodogramPositions)));
   std::vector<double> coarse(static_cast<std::size_t>(n), 0.0);
   // The periodogram of each pair at positions `at` (over the subset), flagging the pairs it cannot determine.
+  // Each pair's periodogram is a task of its own (for_each_task).
   const auto estimate = [&](const std::vector<double>& at, bool flag) {
-    for (int j = 0; j < n; ++j) {
+    std::vector<char> ambiguous(static_cast<std::size_t>(n), 0);
+    for_each_task(n, [&](long j) {
       std::vector<double> m;
       std::vector<Complex> z;
       for (const long s : subset) {
         if (std::abs(u[j][static_cast<std::size_t>(s)]) > 0)
           m.push_back(at[static_cast<std::size_t>(s)]), z.push_back(u[j][static_cast<std::size_t>(s)]);
       }
-      bool ambiguous = false;
-      coarse[j] = periodogram_peak(m, z, ambiguous);
-      if (ambiguous && flag) id.undetermined.push_back(j);
+      bool amb = false;
+      coarse[static_cast<std::size_t>(j)] = periodogram_peak(m, z, amb);
+      ambiguous[static_cast<std::size_t>(j)] = amb ? 1 : 0;
+    });
+    for (int j = 0; j < n && flag; ++j) {
+      if (ambiguous[static_cast<std::size_t>(j)]) id.undetermined.push_back(j);
     }
   };
   estimate(positions, true);
