@@ -205,19 +205,25 @@ TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
 }
 
 /// A variant compared for its counts alone (ComparePass::counts_from: the variant a large dump's sample names, measured
-/// in the pass that compares the expectation) counts what a comparison of its own counts: failing, total, per group,
-/// and the values that are not finite numbers; a passing variant (the expectation again) and a failing one (the
-/// positions one ahead).
+/// in the pass that compares the expectation, in its loop where it turns the same pairs) counts what a comparison of
+/// its own counts: failing, total, per group, and the values that are not finite numbers; the expectation again, the
+/// dump's own RoPE (positions not shifted: it fails only at a value that is not a number, after the expectation has
+/// begun to count), failing ones (the positions one ahead, every frequency doubled) and one with an attention factor
+/// of its own (the 1.05 of head 2 in some rows).
 TEST_P(CheckScreenFusedNorms, CountsAloneAreTheFullComparisonsCounts) {
   const FusedNormsCase& c = GetParam();
   const FusedNormsDumps f = fused_norms_dumps(c);
   const DumpVectors &x = f.x, &y = f.y;
   const std::vector<AxisPosition>& positions = f.positions;
   const Variant &expected = f.expected, &norms = f.norms;
-  Variant ahead = expected;
+  Variant truth = expected, ahead = expected, doubled = expected, louder = expected;
+  truth.position_offset = -c.shift;
   ahead.position_offset = 1;
+  doubled.spec.set_theta(expected.spec.theta() * 2);
+  louder.spec = test::expect_half(32, 32, kDefaultBase, 1.05);
+  louder.spec.rope.layout = expected.spec.rope.layout;
   const MemorySource source(x, y);
-  for (const Variant& measured : {expected, ahead}) {
+  for (const Variant& measured : {expected, truth, ahead, doubled, louder}) {
     ComparePass pass;
     pass.norms_as_previous = true;
     pass.counts_from = 2;
@@ -241,6 +247,7 @@ INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
                                            FusedNormsCase{"half_positions_shifted", true, 1, 1, false},
                                            FusedNormsCase{"interleaved_shifted_and_scaled", false, -1, 1.05, false},
                                            FusedNormsCase{"half_one_nan", true, 0, 1, true},
+                                           FusedNormsCase{"half_shifted_one_nan", true, 1, 1, true},
                                            FusedNormsCase{"interleaved_scaled_one_nan", false, 0, 1.05, true}),
                          [](const ::testing::TestParamInfo<FusedNormsCase>& info) {
                            return std::string(info.param.name);

@@ -12,6 +12,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "rope/core/constants.hpp"
@@ -82,6 +83,31 @@ struct PositionScratch {
   std::vector<char> screened;
   /// (N1)'s screen: a·‖(cos, sin)‖ and its square w2 of each pair; the sums of FusedNorms.
   std::vector<double> norm_q, norm_w2, norm_sums;
+  std::vector<double> partner_q, partner_cq;  ///< a VerdictPartner's q and channel maxima (not kept)
+};
+
+/// (κ·a·T_i)² of every pair into tb.kt2; whether the screen applies at this position: the pairs in a regular form,
+/// every channel rotated, no heads crossed, and every kt2 normal, so that the screen's bound holds.
+bool screen_tables(const Setup& u, const Tables& tb) {
+  const double k = kToleranceSafety * u.a;
+  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty() && u.variant->group_offset == 0 && !u.split;
+  for (int i = 0; i < u.half && screen; ++i) {
+    const double kt = k * tb.term[i];
+    tb.kt2[i] = kt * kt;
+    screen = tb.kt2[i] >= 1e-280 && tb.kt2[i] <= 1e280;
+  }
+  return screen;
+}
+
+/// A variant compared for its counts alone (ComparePass::counts_from) in the loop of an earlier one that turns the
+/// same pairs (compare_position): each vector's elements loaded once for both where the earlier one counts its
+/// failures with (N1) (count_screen_norms_verdict), and otherwise compared as compare_position compares it alone,
+/// vector after vector, so that its tally and its position maximum `pmax` are the ones it would have alone.
+struct VerdictPartner {
+  const Setup& u;
+  const Tables& tb;  ///< its tables at this position; screen_tables true
+  Tally& t;
+  double pmax = 0;
 };
 
 /// The screen of Variant::norms (N1) at one position: `q` = a·‖(cos, sin)‖ of each pair (a query's scaling
@@ -125,21 +151,18 @@ struct FusedNorms {
 /// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
 /// vector, and one the screen flags, is checked by compare_vector.
 double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
-                        long s0, Tally& t, PositionScratch& w, FusedNorms* norms = nullptr, bool counts_only = false) {
+                        long s0, Tally& t, PositionScratch& w, FusedNorms* norms = nullptr, bool counts_only = false,
+                        VerdictPartner* partner = nullptr) {
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
-  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty() && u.variant->group_offset == 0 && !u.split;
-  for (int i = 0; i < u.half && screen; ++i) {
-    const double kt = k * tb.term[i];
-    tb.kt2[i] = kt * kt;
-    screen = tb.kt2[i] >= 1e-280 && tb.kt2[i] <= 1e280;  // normal, so that the screen's bound holds
-  }
+  const bool screen = screen_tables(u, tb);
   double pmax = 0;
-  auto exact_vector = [&](long g) {  // compare_vector on the vector widened to double
+  // compare_vector on the vector widened to double, for variant uu with its tables, tally and position maximum
+  auto exact_vector_of = [&](const Setup& uu, const Tables& tbb, Tally& tt, double& pm, long g) {
     const long v = ((s - s0) * groups + g) * d;
     // HeadsCrossed: the input of group g read from another group of the same index.
-    const long vx = ((s - s0) * groups + (g + u.variant->group_offset) % groups) * d;
+    const long vx = ((s - s0) * groups + (g + uu.variant->group_offset) % groups) * d;
     const double* x = static_cast<const double*>(view.before) + vx;
     const double* y = static_cast<const double*>(view.after) + v;
     if (view.type != BlockElement::F64) {
@@ -148,12 +171,16 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
       x = w.x.data(), y = w.y.data();
     }
-    w.pair_max.assign(h, 0.0);
-    pmax = std::max(pmax, compare_vector(u, tb.cs, tb.sn, tb.term, tb.scale, x, y, s, g, t, w.pair_max.data()));
-    for (const double m : w.pair_max) pmax = std::max(pmax, m);
+    w.pair_max.assign(static_cast<std::size_t>(uu.half), 0.0);
+    pm = std::max(pm, compare_vector(uu, tbb.cs, tbb.sn, tbb.term, tbb.scale, x, y, s, g, tt, w.pair_max.data()));
+    for (const double m : w.pair_max) pm = std::max(pm, m);
   };
+  const auto exact_vector = [&](long g) { exact_vector_of(u, tb, t, pmax, g); };
   if (!screen) {
     for (long g = 0; g < groups; ++g) exact_vector(g);
+    if (partner) {  // compared alone after this variant, as without a partner
+      partner->pmax = compare_position(partner->u, shape, partner->tb, view, s, s0, partner->t, w, nullptr, true);
+    }
     return pmax;
   }
   const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
@@ -184,12 +211,58 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     exact_vector(g);
     t.counting = t.first_seq >= 0 && t.failing > failing;
   };
+  // The partner's step on vector g, as compare_position with counts_only compares it: its verdict (given where the
+  // fused loop computed it), the counting path after its first failure, the exact loop for what the screen leaves.
+  const ScreenPairs sp2{view.type, !u.half_form, u.half, partner ? partner->u.a : 1.0};
+  if (partner) w.partner_q.resize(dd), w.partner_cq.assign(dd, 0.0);
+  const auto partner_step = [&](long g, const void* x, const void* y, const bool* verdict) {
+    VerdictPartner& p = *partner;
+    const auto exactly = [&] {
+      const long failing = p.t.failing;
+      exact_vector_of(p.u, p.tb, p.t, p.pmax, g);
+      p.t.counting = p.t.first_seq >= 0 && p.t.failing > failing;
+    };
+    if (!p.t.counting) {
+      if (verdict ? *verdict : screen_passes(sp2, p.tb.cs, p.tb.sn, p.tb.kt2, x, y)) {
+        p.t.total += p.u.d;
+      } else {
+        exactly();
+      }
+      return;
+    }
+    int fails = 0;
+    if (count_screen_vector(sp2, p.tb.cs, p.tb.sn, p.tb.kt2, x, y, w.partner_q.data(), w.partner_cq.data(), &fails)) {
+      p.t.failing += fails;
+      p.t.group_failing[static_cast<std::size_t>(g)] += fails;
+      p.t.total += p.u.d;
+      p.t.counting = fails > 0;
+    } else {
+      exactly();
+    }
+  };
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d + u.off;
     const void* x = element_at(view.before, view.type, v);
     const void* y = element_at(view.after, view.type, v);
     double* q = &w.q[static_cast<std::size_t>(g) * dd];
     bool screened = false;
+    if (partner && norms && norms->passed && t.counting && !partner->t.counting) {
+      // the counting path below, the partner's verdict in the same loop
+      int fails = 0;
+      bool passes2 = false;
+      const int both = count_screen_norms_verdict(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, partner->u.a, partner->tb.cs,
+                                                  partner->tb.sn, partner->tb.kt2, x, y, q, w.cq.data(), sums, sums + h,
+                                                  &fails, &passes2);
+      partner_step(g, x, y, &passes2);
+      norms->passed = (both & 2) != 0;
+      if ((both & 1) != 0) {
+        counted(g, fails);
+      } else {
+        checked_exactly(g);
+      }
+      continue;
+    }
+    if (partner) partner_step(g, x, y, nullptr);
     if (norms && norms->passed && t.counting) {
       // A failing dump's vectors after the thread's first failure: (C1) counted from the screen's q where every
       // element's verdict is certain from it, and (N1) summed, in one loop over the vector as stored
@@ -395,6 +468,26 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
                !variants[k - 1].heads_mixed && p.half == u.half && p.off == u.off && p.half_form == u.half_form &&
                p.interleaved_form == u.interleaved_form && !p.split && !u.split;  // a split map: its own norms
   }
+  // A variant compared for its counts alone in the loop of an earlier one (VerdictPartner): the first such variant
+  // that turns the same pairs as a plain variant compared in full with its (N1) fused; partner_of[j] names it.
+  const auto plain = [&](std::size_t k) {
+    const Setup& u = setups[k];
+    return !variants[k].norms && !u.fope && !variants[k].heads_mixed && !u.split && !fused[k] &&
+           (u.half_form || u.interleaved_form);
+  };
+  std::vector<std::size_t> partner_of(nv, nv);
+  std::vector<char> partnered(nv, 0);
+  for (std::size_t j = 0; j + 1 < nv && j < pass.counts_from; ++j) {
+    if (!plain(j) || !fused[j + 1]) continue;
+    for (std::size_t k = std::max(j + 1, pass.counts_from); k < nv; ++k) {
+      const Setup &p = setups[j], &u = setups[k];
+      if (plain(k) && !partnered[k] && !(k + 1 < nv && fused[k + 1]) && p.half == u.half && p.off == u.off &&
+          p.half_form == u.half_form && p.interleaved_form == u.interleaved_form) {
+        partner_of[j] = k, partnered[k] = 1;
+        break;
+      }
+    }
+  }
   const long B =
       std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   // The blocks [s0, s1) visited: the range's, or those of the ranges of pass.only, each cut at B indices.
@@ -434,7 +527,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         BlockView view;
         fetch(s0, s1, buffers, view);
         for (std::size_t k = 0; k < nv; ++k) {
-          if (fused[k]) continue;  // compared in the loop of variant k − 1, below
+          if (fused[k] || partnered[k]) continue;  // compared in the loop of an earlier variant, below
           const Setup& u = setups[k];
           const std::size_t h = static_cast<std::size_t>(u.stride);  // a position's table entries
           double* pos = out[k].position_ratio.data();
@@ -477,11 +570,29 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             continue;
           }
           const bool with_norms = k + 1 < nv && fused[k + 1];
+          const std::size_t k2 = partner_of[k];
           for (long s = s0; s < s1; ++s) {
             const std::size_t o = static_cast<std::size_t>(s - s0) * h;
             double& sc = scale[k][static_cast<std::size_t>(s - s0)];
             position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
             const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
+            std::optional<Tables> tables2;
+            std::optional<VerdictPartner> partner;
+            if (k2 < nv) {  // the partner's tables at s; its own compare_position where the screen does not apply
+              const Setup& u2 = setups[k2];
+              double& sc2 = scale[k2][static_cast<std::size_t>(s - s0)];
+              position_table(u2, variant_position(*u2.variant, positions, s), &cs[k2][o], &sn[k2][o], &term[k2][o],
+                             &sc2);
+              tables2.emplace(Tables{&cs[k2][o], &sn[k2][o], &term[k2][o], &kt2[k2][o], sc2});
+              if (screen_tables(u2, *tables2)) {
+                partner.emplace(VerdictPartner{u2, *tables2, tally[k2]});
+              } else {
+                const double pmax2 =
+                    compare_position(u2, shape, *tables2, view, s, s0, tally[k2], scratch, nullptr, true);
+                out[k2].position_ratio[static_cast<Eigen::Index>(s)] = pmax2;
+                tally[k2].max_ratio = std::max(tally[k2].max_ratio, pmax2);
+              }
+            }
             FusedNorms norms;
             bool screen_norms = false;  // without its screen, (N1) is compared by compare_fused_norms alone
             if (with_norms) {
@@ -489,10 +600,15 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
               norms.bounds = ns.bounds;
               screen_norms = ns.on;
             }
-            const double pmax = compare_position(u, shape, tables, view, s, s0, tally[k], scratch,
-                                                 screen_norms ? &norms : nullptr, k >= pass.counts_from && !with_norms);
+            const double pmax =
+                compare_position(u, shape, tables, view, s, s0, tally[k], scratch, screen_norms ? &norms : nullptr,
+                                 k >= pass.counts_from && !with_norms, partner ? &*partner : nullptr);
             pos[s] = pmax;  // each index belongs to one block: no other thread writes it
             tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            if (partner) {
+              out[k2].position_ratio[static_cast<Eigen::Index>(s)] = partner->pmax;
+              tally[k2].max_ratio = std::max(tally[k2].max_ratio, partner->pmax);
+            }
             if (with_norms)
               compare_fused_norms(setups[k + 1], shape, tables, view, s, s0, tally[k + 1], scratch, norms,
                                   norm_y2[k + 1][static_cast<std::size_t>(s)],

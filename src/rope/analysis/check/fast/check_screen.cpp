@@ -308,6 +308,62 @@ ROPE_COUNT_SCREEN(count_inter_f32, 2, float)
 ROPE_COUNT_SCREEN(count_inter_bf16, 2, std::uint16_t)
 #undef ROPE_COUNT_SCREEN
 
+/// count_screen_and_norms and, in the same loop, passes's verdict for a second variant that turns the same pairs by
+/// its own tables (cs2, sn2, kt22) and attention factor a2 (count_screen_norms_verdict): the loads of x and y and the
+/// norm ‖x‖² shared, every other operation written as the two loops write it, so that q, cq, the squares, the count
+/// and the verdict are theirs bit for bit. *passes2 says whether every element of the second variant certainly passes.
+template <int Step, class E>
+inline int count_norms_verdict(int half, double a, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, double a2, const double* cs2, const double* sn2, const double* kt22,
+                               const E* __restrict x, const E* __restrict y, double* __restrict q,
+                               double* __restrict cq, double* __restrict sy, double* __restrict sx, int* fails,
+                               bool* passes2) {
+  const int other = Step == 1 ? half : 1;
+  const double* __restrict w2 = b.w2;
+  const double lo = b.lo, hi = b.hi;
+  int bad = 0, bad_norm = 0, bad2 = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
+    const double n2 = x1 * x1 + x2 * x2;
+    // the first variant: screen_and_norms's operations (without its bound on q)
+    const double da = y1 - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = y2 - a * (x1 * sn[i] + x2 * cs[i]);
+    const double inv = 1.0 / (n2 * kt2[i]);
+    const double qa = da * da * inv, qb = db * db * inv;
+    bad |= norm_out_of_range(n2);
+    q[ia] = qa, q[ib] = qb;
+    cq[ia] = std::max(cq[ia], qa);
+    cq[ib] = std::max(cq[ib], qb);
+    const double nx2 = w2[i] * n2, ny2 = y1 * y1 + y2 * y2;
+    bad_norm |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
+                static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
+    sy[i] += ny2, sx[i] += nx2;
+    // the second: passes's operations
+    const double da2 = y1 - a2 * (x1 * cs2[i] - x2 * sn2[i]);
+    const double db2 = y2 - a2 * (x1 * sn2[i] + x2 * cs2[i]);
+    const double limit2 = (1 - 0x1p-10) * (n2 * kt22[i]);
+    bad2 |= static_cast<int>(!(da2 * da2 < limit2)) | static_cast<int>(!(db2 * db2 < limit2)) | norm_out_of_range(n2);
+  }
+  *passes2 = bad2 == 0;
+  const bool certain = count_from_q(half, q, fails);
+  return (certain && bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
+}
+
+#define ROPE_COUNT_VERDICT(name, step, E)                                                                            \
+  ROPE_CLONES int name(int h, double a, const double* cs, const double* sn, const double* kt2, const NormBounds& b,  \
+                       double a2, const double* cs2, const double* sn2, const double* kt22, const E* x, const E* y,  \
+                       double* q, double* cq, double* sy, double* sx, int* fails, bool* passes2) {                   \
+    return count_norms_verdict<step>(h, a, cs, sn, kt2, b, a2, cs2, sn2, kt22, x, y, q, cq, sy, sx, fails, passes2); \
+  }
+ROPE_COUNT_VERDICT(verdict_half_f64, 1, double)
+ROPE_COUNT_VERDICT(verdict_half_f32, 1, float)
+ROPE_COUNT_VERDICT(verdict_half_bf16, 1, std::uint16_t)
+ROPE_COUNT_VERDICT(verdict_inter_f64, 2, double)
+ROPE_COUNT_VERDICT(verdict_inter_f32, 2, float)
+ROPE_COUNT_VERDICT(verdict_inter_bf16, 2, std::uint16_t)
+#undef ROPE_COUNT_VERDICT
+
 /// count_screen_and_norms without the norms (count_screen_vector): screen's q and cq, bit for bit, and the verdicts
 /// from q. True when every verdict is certain and the norm of x in [10^−200, 10^200].
 template <int Step, class E>
@@ -523,6 +579,38 @@ int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn,
   const auto* by = static_cast<const std::uint16_t*>(y);
   return p.interleaved ? count_inter_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails)
                        : count_half_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx, fails);
+}
+
+int count_screen_norms_verdict(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, double a2, const double* cs2, const double* sn2, const double* kt22,
+                               const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails,
+                               bool* passes2) {
+  switch (p.type) {
+    case BlockElement::F64: {
+      const auto* ex = static_cast<const double*>(x);
+      const auto* ey = static_cast<const double*>(y);
+      return p.interleaved ? verdict_inter_f64(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, ex, ey, q, cq, sy, sx,
+                                               fails, passes2)
+                           : verdict_half_f64(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, ex, ey, q, cq, sy, sx,
+                                              fails, passes2);
+    }
+    case BlockElement::F32: {
+      const auto* ex = static_cast<const float*>(x);
+      const auto* ey = static_cast<const float*>(y);
+      return p.interleaved ? verdict_inter_f32(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, ex, ey, q, cq, sy, sx,
+                                               fails, passes2)
+                           : verdict_half_f32(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, ex, ey, q, cq, sy, sx,
+                                              fails, passes2);
+    }
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? verdict_inter_bf16(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, bx, by, q, cq, sy, sx,
+                                            fails, passes2)
+                       : verdict_half_bf16(p.half, p.a, cs, sn, kt2, b, a2, cs2, sn2, kt22, bx, by, q, cq, sy, sx,
+                                           fails, passes2);
 }
 
 bool count_screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,

@@ -89,6 +89,16 @@ bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x
 int count_screen_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const NormBounds& b,
                        const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails);
 
+/// count_screen_norms and, in the same loop over the vector's elements (loaded once), screen_passes's verdict for a
+/// second variant that turns the same pairs (the same form, offset and count) by its own tables cs2, sn2, kt22 and
+/// attention factor a2: a failing check that compares a named variant for its counts alone (ComparePass::
+/// counts_from) beside the expected RoPE. Returns count_screen_norms's bits and *fails, bit for bit; *passes2 is
+/// screen_passes's result for the second variant.
+int count_screen_norms_verdict(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, double a2, const double* cs2, const double* sn2, const double* kt22,
+                               const void* x, const void* y, double* q, double* cq, double* sy, double* sx, int* fails,
+                               bool* passes2);
+
 /// count_screen_norms without (N1): the counting path of a failing vector of a variant compared without its pair
 /// norms (a diagnosis's variants). Returns true when every element's verdict is certain from its q, as
 /// count_screen_norms's bit 1: *fails is then the exact loop's count.
