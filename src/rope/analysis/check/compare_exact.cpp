@@ -194,6 +194,26 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   return p;
 }
 
+double angle_bound(const Setup& u, int i, double m) {
+  const RopeExpectation& spec = u.variant->spec;
+  double bound = u.eps_a * (1 + u.c_i[i] * std::abs(m) * spec.theta()[i]);
+  if (u.variant->angle_type && u.variant->angle_chain_units > 0) {  // a chain rounded step by step (check.hpp)
+    bound += u.variant->angle_chain_units * epsilon(*u.variant->angle_type) * (std::abs(m) + 1) * spec.theta()[i];
+  }
+  if (u.variant->fast_math) {
+    // AnglesFastMath: the float32 angle (this bound) falls short by |fast_math_shortfall()| of itself, its turns
+    // x = φ·fl32(1/2π) round to float32 (at most ε_f32 of φ, truncated or not), and the unit errs by
+    // kFastUnitError in cos and in sin.
+    const double angle = std::abs(m) * spec.theta()[i];
+    bound += (std::abs(fast_math_shortfall()) + epsilon(DType::F32)) * angle + 2 * kFastUnitError;
+  }
+  return bound;
+}
+
+double pair_term(const Setup& u, double bound, double steps, double scale) {
+  return scale * (2 * u.eps_t + bound + steps / kToleranceSafety);
+}
+
 // The seam of a given cos/sin table (compare_exact.hpp): the rows below compute cos and sin of m·θ_i and the term of
 // (C1) from the angle's error; a table the user gives (RopeExpectation::table) supplies cs, sn and its own term of
 // (T1) at the position's row instead (cos_sin_table.hpp), and nothing else of the path changes.
@@ -245,28 +265,17 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     }
     const int at = part * u.half;
     for (int i = 0; i < u.half; ++i) {
-      double angle_bound = u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]);
-      if (u.variant->angle_type && u.variant->angle_chain_units > 0) {  // a chain rounded step by step (check.hpp)
-        angle_bound +=
-            u.variant->angle_chain_units * epsilon(*u.variant->angle_type) * (std::abs(m[i]) + 1) * spec.theta()[i];
-      }
-      if (u.variant->fast_math) {
-        // AnglesFastMath: the float32 angle (this bound) falls short by |fast_math_shortfall()| of itself, its turns
-        // x = φ·fl32(1/2π) round to float32 (at most ε_f32 of φ, truncated or not), and the unit errs by
-        // kFastUnitError in cos and in sin.
-        const double angle = std::abs(m[i]) * spec.theta()[i];
-        angle_bound += (std::abs(fast_math_shortfall()) + epsilon(DType::F32)) * angle + 2 * kFastUnitError;
-      }
+      const double bound = angle_bound(u, i, m[i]);
       double c = std::cos(phi[i]), sn_i = std::sin(phi[i]), steps = 0;
       if (u.variant->table_type) {
         // A table rounded to its type (CosSinTableBf16): cos and sin rounded; where the kernel's own float32 angle
         // (within twice the bound of ours) may round to the neighbouring value, one step of the type more.
-        c = table_value(*u.variant->table_type, c, 2 * angle_bound, &steps);
-        sn_i = table_value(*u.variant->table_type, sn_i, 2 * angle_bound, &steps);
+        c = table_value(*u.variant->table_type, c, 2 * bound, &steps);
+        sn_i = table_value(*u.variant->table_type, sn_i, 2 * bound, &steps);
       }
       cs[at + i] = *scale * c;
       sn[at + i] = *scale * sn_i * (flipped ? -1.0 : 1.0);
-      term[at + i] = *scale * (2 * u.eps_t + angle_bound + steps / kToleranceSafety);
+      term[at + i] = pair_term(u, bound, steps, *scale);
     }
   }
 }

@@ -77,6 +77,15 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
 /// in place of std::cos and std::sin of m·θ_i, with its own term of (C1) (the table's rounding instead of the angle's).
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale);
 
+/// The bound of (C1) on the error of pair i's angle at position component m (the pair's own, a latent grid's scale
+/// applied): ε_A·(1 + c_i·|m|·θ_i) (C2), and the terms of an angle chain rounded step by step and of fast-math's
+/// shortfall where the variant has them.
+double angle_bound(const Setup& u, int i, double m);
+
+/// The angle term of (C1) of a pair: scale·(2·ε_T + bound + steps/κ), `bound` its angle_bound, `steps` the steps of a
+/// rounded table's type its cos and sin may have moved by, `scale` a query's scaling (S21).
+double pair_term(const Setup& u, double bound, double steps, double scale);
+
 /// a·‖(cos_i, sin_i)‖ of each pair at one position (a query's scaling included): the factor (N1) multiplies ‖x‖ by.
 void norm_factors(const Setup& u, const double* cs, const double* sn, double* q);
 

@@ -4,7 +4,8 @@
 // another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
 // kernel counts by the same vectorized loop after a thread's first failure: the counts, per group too, and the maxima
 // of the exact loop. The pair norms (N1) screened in the loop of (C1) (the passing path's one pass) give what two
-// separate passes give, bit for bit; a variant compared for its counts alone counts what its own comparison counts.
+// separate passes give, bit for bit; a variant compared for its counts alone counts what its own comparison counts,
+// its cos and sin turned from the row before included (an element failing by one float32 step is counted).
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -237,6 +238,44 @@ TEST_P(CheckScreenFusedNorms, CountsAloneAreTheFullComparisonsCounts) {
     EXPECT_EQ(all[2].passed(), want.passed());
     expect_same_comparison(all[0], source.compare(0, positions, {expected}).front());  // the others as before
   }
+}
+
+/// The variant compared for its counts alone in the expectation's loop may take its cos and sin turned from its row at
+/// the index before (check_kernel.cpp, RotatedRows): its verdicts stay the exact table's. The dump's own RoPE with one
+/// element moved to the first float32 value beyond its tolerance, at an index after the expectation (its positions
+/// shifted) has begun to count: counted failing there, as its own comparison counts it.
+TEST(CheckScreenVerdictPartner, AnElementFailingByAHairIsCounted) {
+  FusedNormsDumps f = fused_norms_dumps(FusedNormsCase{"half_shifted", true, 1, 1, false});
+  Variant truth = f.expected;
+  truth.position_offset = -1;  // the dump's own positions, 0 … 599
+  const std::size_t at = static_cast<std::size_t>((450 * 4 + 1) * 32 + 3);
+  // y + δ rounded to float32: δ doubled until the element fails, then halved between the last passing and the
+  // first failing δ until the two round to neighbouring float32 values
+  const double y0 = f.y.values[at];
+  const auto fails_at = [&](double delta) {
+    f.y.values[at] = static_cast<double>(static_cast<float>(y0 + delta));
+    return exact_ratios(f.x, f.y, f.expected.spec).failing > 0;
+  };
+  double lo = 0, hi = 1e-9;
+  while (!fails_at(hi)) lo = hi, hi *= 2;
+  while (std::nextafter(static_cast<float>(y0 + lo), INFINITY) < static_cast<float>(y0 + hi)) {
+    const double mid = (lo + hi) / 2;
+    (fails_at(mid) ? hi : lo) = mid;
+  }
+  ASSERT_TRUE(fails_at(hi));
+  const MemorySource source(f.x, f.y);
+  const DumpComparison want = source.compare(0, f.positions, {truth}).front();
+  ASSERT_EQ(want.failing, 1);
+  EXPECT_GT(want.position_ratio[450], 1.0);
+  EXPECT_LT(want.position_ratio[450], 1.2);  // a hair: one float32 step beyond the tolerance
+  ComparePass pass;
+  pass.norms_as_previous = true;
+  pass.counts_from = 2;
+  const std::vector<DumpComparison> all = source.compare(0, f.positions, {f.expected, f.norms, truth}, pass);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[2].failing, 1);
+  EXPECT_EQ(all[2].total, want.total);
+  EXPECT_EQ(all[2].group_failing, want.group_failing);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,

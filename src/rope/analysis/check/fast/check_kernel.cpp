@@ -22,6 +22,7 @@
 namespace rope {
 namespace {
 
+using exact_path::angle_bound;
 using exact_path::compare_norms_exact;
 using exact_path::compare_position_fope;
 using exact_path::compare_position_mixed;
@@ -30,6 +31,7 @@ using exact_path::finish;
 using exact_path::make_setup;
 using exact_path::merge;
 using exact_path::norm_factors;
+using exact_path::pair_term;
 using exact_path::position_table;
 using exact_path::Setup;
 using exact_path::variant_position;
@@ -103,11 +105,96 @@ bool screen_tables(const Setup& u, const Tables& tb) {
 /// same pairs (compare_position): each vector's elements loaded once for both where the earlier one counts its
 /// failures with (N1) (count_screen_norms_verdict), and otherwise compared as compare_position compares it alone,
 /// vector after vector, so that its tally and its position maximum `pmax` are the ones it would have alone.
+///
+/// Its cos and sin may be turned from the row before (RotatedRows, `exact` false): within a bound that keeps every
+/// verdict of "passes" the exact table's, so that they serve the verdict alone; `exact_rows()` writes the exact row
+/// (position_table) over them before anything else reads them (its angle terms, and so kt2, are the same).
 struct VerdictPartner {
   const Setup& u;
   const Tables& tb;  ///< its tables at this position; screen_tables true
   Tally& t;
   double pmax = 0;
+  bool exact = true;
+  std::function<void()> exact_rows;
+};
+
+/// A verdict partner's cos and sin at index s turned from its row at the index before by the step of positions
+/// between them, where a verdict from them is provably the exact table's. The row held is within `err_` of the true
+/// cos(m·θ_i), sin(m·θ_i) in the 2-norm of the pair's error (the exact row: libm's values of the rounded angle, each
+/// within 2^−52·(1 + |m·θ_i|); each turn multiplies it by at most 1 + the rotation's own error and adds that error and
+/// three roundings); the exact table is within 2^−52·(1 + |m·θ_i|) of the same in each of cos and sin. An error η in
+/// cos or sin moves an element's Δ by at most a·√2·‖x‖·η, and the verdict's "passes" (Δ² < (1 − 2^−10)·‖x‖²·(κ·a·T_i)²)
+/// leaves 2^−11 of the tolerance κ·a·‖x‖·T_i: with η ≤ 2^−13·κ·T_i the element passes with the exact table too (a
+/// float64 dump's T_i is too small: its rows are exact). Rows are turned only where the position has one component, no
+/// axis map or query scaling applies, and cos and sin are those of m·θ_i in float64 (no given table, angle type,
+/// rounded table, fast-math, or zero variant).
+class RotatedRows {
+ public:
+  static bool applies(const Setup& u) {
+    const Variant& v = *u.variant;
+    return !v.spec.table && !u.map && !u.split && !v.angle_type && !v.table_type && !v.fast_math && !v.zero;
+  }
+
+  /// The row of position p into cs, sn, term (scale 1): true when turned from the row held, false when the caller is
+  /// to make the exact row (and hold() it).
+  bool turn(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
+    const RopeExpectation& spec = u.variant->spec;
+    if (!have_ || p.multi() || spec.query_scale(p[0]) != 1 || turns_ >= kMaxTurns) return false;
+    const double m = p[0], delta = m - m_;
+    if (!(delta != 0 && m_ + delta == m && std::abs(m) < 0x1p52)) return false;
+    const auto h = static_cast<std::size_t>(u.half);
+    if (delta != step_) {  // the rotation by the new step
+      step_ = delta;
+      rc_.resize(h), rs_.resize(h);
+      for (std::size_t i = 0; i < h; ++i) {
+        const double phi = delta * spec.theta()[static_cast<Eigen::Index>(i)];
+        rc_[i] = std::cos(phi), rs_[i] = std::sin(phi);
+      }
+      // ‖R̃ − R‖ of the rotation (cos and sin within 1 ulp of its rounded angle's, which is within 2^−53 of δ·θ_i),
+      // with the three roundings of a turn, as a bound on the 2-norm of the error of (cos, sin)
+      step_err_ = 0x1p-50 * (1 + std::abs(delta) * theta_max_) + 0x1p-48;
+    }
+    const double err = err_ * (1 + step_err_) + step_err_;  // ‖R̃‖ <= 1 + ‖R̃ − R‖
+    const double flip = flipped(u) ? -1.0 : 1.0;
+    for (std::size_t i = 0; i < h; ++i) {
+      const auto j = static_cast<int>(i);
+      term[i] = pair_term(u, angle_bound(u, j, m), 0, 1.0);
+      const double eta = err + 0x1p-52 * (1 + std::abs(m) * spec.theta()[j]);
+      if (!(eta <= 0x1p-13 * kToleranceSafety * term[i])) return false;
+    }
+    for (std::size_t i = 0; i < h; ++i) {
+      const double c = c_[i] * rc_[i] - s_[i] * rs_[i], sv = s_[i] * rc_[i] + c_[i] * rs_[i];
+      c_[i] = c, s_[i] = sv;
+      cs[i] = c, sn[i] = sv * flip;
+    }
+    m_ = m, err_ = err, *scale = 1.0;
+    ++turns_;
+    return true;
+  }
+
+  /// Holds the exact row just made for position p (scale 1 only; any other is not held).
+  void hold(const Setup& u, const AxisPosition& p, const double* cs, const double* sn, double scale) {
+    have_ = !p.multi() && scale == 1;
+    if (!have_) return;
+    const auto h = static_cast<std::size_t>(u.half);
+    c_.assign(cs, cs + h);
+    s_.assign(sn, sn + h);
+    if (flipped(u)) {
+      for (double& v : s_) v = -v;
+    }
+    theta_max_ = u.variant->spec.theta().cwiseAbs().maxCoeff();
+    m_ = p[0], err_ = 0x1p-51 * (1 + std::abs(m_) * theta_max_), turns_ = 0;
+  }
+
+  void forget() { have_ = false; }
+
+ private:
+  static constexpr int kMaxTurns = 256;  ///< turns between exact rows (the error grows by one step's each)
+  static bool flipped(const Setup& u) { return u.variant->reversed != (u.variant->spec.mode == CheckMode::Grad); }
+  bool have_ = false;
+  double m_ = 0, err_ = 0, step_ = 0, step_err_ = 0, theta_max_ = 0;
+  int turns_ = 0;
+  std::vector<double> c_, s_, rc_, rs_;
 };
 
 /// The screen of Variant::norms (N1) at one position: `q` = a·‖(cos, sin)‖ of each pair (a query's scaling
@@ -218,6 +305,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   const auto partner_step = [&](long g, const void* x, const void* y, const bool* verdict) {
     VerdictPartner& p = *partner;
     const auto exactly = [&] {
+      if (!p.exact) p.exact_rows(), p.exact = true;
       const long failing = p.t.failing;
       exact_vector_of(p.u, p.tb, p.t, p.pmax, g);
       p.t.counting = p.t.first_seq >= 0 && p.t.failing > failing;
@@ -231,6 +319,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       return;
     }
     int fails = 0;
+    if (!p.exact) p.exact_rows(), p.exact = true;
     if (count_screen_vector(sp2, p.tb.cs, p.tb.sn, p.tb.kt2, x, y, w.partner_q.data(), w.partner_cq.data(), &fails)) {
       p.t.failing += fails;
       p.t.group_failing[static_cast<std::size_t>(g)] += fails;
@@ -476,14 +565,14 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
            (u.half_form || u.interleaved_form);
   };
   std::vector<std::size_t> partner_of(nv, nv);
-  std::vector<char> partnered(nv, 0);
+  std::vector<char> partnered(nv, 0), turnable(nv, 0);
   for (std::size_t j = 0; j + 1 < nv && j < pass.counts_from; ++j) {
     if (!plain(j) || !fused[j + 1]) continue;
     for (std::size_t k = std::max(j + 1, pass.counts_from); k < nv; ++k) {
       const Setup &p = setups[j], &u = setups[k];
       if (plain(k) && !partnered[k] && !(k + 1 < nv && fused[k + 1]) && p.half == u.half && p.off == u.off &&
           p.half_form == u.half_form && p.interleaved_form == u.interleaved_form) {
-        partner_of[j] = k, partnered[k] = 1;
+        partner_of[j] = k, partnered[k] = 1, turnable[k] = RotatedRows::applies(u) ? 1 : 0;
         break;
       }
     }
@@ -513,6 +602,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     try {
       BlockBuffers buffers;
       PositionScratch scratch;
+      RotatedRows rows;  // a verdict partner's
       std::vector<Tally> tally(nv);
       std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
       for (std::size_t k = 0; k < nv; ++k) {
@@ -526,6 +616,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         const auto [s0, s1] = spans[static_cast<std::size_t>(blk)];
         BlockView view;
         fetch(s0, s1, buffers, view);
+        rows.forget();  // a block's first row is exact
         for (std::size_t k = 0; k < nv; ++k) {
           if (fused[k] || partnered[k]) continue;  // compared in the loop of an earlier variant, below
           const Setup& u = setups[k];
@@ -581,12 +672,20 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             if (k2 < nv) {  // the partner's tables at s; its own compare_position where the screen does not apply
               const Setup& u2 = setups[k2];
               double& sc2 = scale[k2][static_cast<std::size_t>(s - s0)];
-              position_table(u2, variant_position(*u2.variant, positions, s), &cs[k2][o], &sn[k2][o], &term[k2][o],
-                             &sc2);
-              tables2.emplace(Tables{&cs[k2][o], &sn[k2][o], &term[k2][o], &kt2[k2][o], sc2});
+              const AxisPosition p2 = variant_position(*u2.variant, positions, s);
+              double *c2 = &cs[k2][o], *s2 = &sn[k2][o], *t2 = &term[k2][o];
+              const auto exact_rows = [&rows, &u2, p2, c2, s2, t2, &sc2, rotate = turnable[k2] != 0] {
+                position_table(u2, p2, c2, s2, t2, &sc2);
+                if (rotate) rows.hold(u2, p2, c2, s2, sc2);
+              };
+              // turned from the row before while it verdicts alone (a failing partner counts from exact rows)
+              const bool turned = turnable[k2] && !tally[k2].counting && rows.turn(u2, p2, c2, s2, t2, &sc2);
+              if (!turned) exact_rows();
+              tables2.emplace(Tables{c2, s2, t2, &kt2[k2][o], sc2});
               if (screen_tables(u2, *tables2)) {
-                partner.emplace(VerdictPartner{u2, *tables2, tally[k2]});
+                partner.emplace(VerdictPartner{u2, *tables2, tally[k2], 0, !turned, exact_rows});
               } else {
+                if (turned) exact_rows();
                 const double pmax2 =
                     compare_position(u2, shape, *tables2, view, s, s0, tally[k2], scratch, nullptr, true);
                 out[k2].position_ratio[static_cast<Eigen::Index>(s)] = pmax2;
