@@ -55,14 +55,23 @@ struct SampleCase {
   long unrotated;       ///< at this index head 3's channels 64 … 127 keep their input (−1: none)
   int passes;           ///< passes over the whole dump
   const char* matches;  ///< the variant named, or "" when none matches
+  bool f32 = false;     ///< both dumps rounded to float32 (the named variant's rows then turned: check_kernel.cpp)
 };
+
+/// The values rounded to float32, the dump's type float32.
+DumpVectors rounded_f32(DumpVectors v) {
+  for (double& x : v.values) x = static_cast<double>(static_cast<float>(x));
+  v.dtype = DType::F32;
+  return v;
+}
 
 class CheckSample : public ::testing::TestWithParam<SampleCase> {};
 
 TEST_P(CheckSample, ReadsTheDumpsOnceWhereThePredictedSampleIsTheFailingOne) {
   const SampleCase& c = GetParam();
   ASSERT_TRUE(diagnosed_on_sample(kSeq, kHeads, kD));
-  const DumpVectors x = test::random_dump(kSeq, kHeads, kD, 78);
+  const DumpVectors x =
+      c.f32 ? rounded_f32(test::random_dump(kSeq, kHeads, kD, 78)) : test::random_dump(kSeq, kHeads, kD, 78);
   std::vector<double> at(static_cast<std::size_t>(kSeq));
   for (long s = 0; s < kSeq; ++s)
     at[static_cast<std::size_t>(s)] = static_cast<double>(c.restart > 0 && s >= c.restart ? s - c.restart : s);
@@ -87,6 +96,7 @@ TEST_P(CheckSample, ReadsTheDumpsOnceWhereThePredictedSampleIsTheFailingOne) {
   const RopeExpectation e = test::expect_half(kD);
   std::vector<AxisPosition> positions;
   for (long s = 0; s < kSeq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
+  if (c.f32) y = rounded_f32(std::move(y));
   const MemorySource memory(x, y);
   const CountingSource source(memory);
   const CheckReport got = check_source(source, 0, positions, e);
@@ -146,6 +156,10 @@ INSTANTIATE_TEST_SUITE_P(
         SampleCase{"positions_shifted_some_unrotated", kDefaultBase, 1, 0, -1, 10, 1, ""},
         // Every index but position 0's fails.
         SampleCase{"wrong_base", 500000, 0, 0, -1, -1, 1, "base-other"},
+        // In float32: the named variant's count over the whole dump, its cos and sin turned from the row before, is
+        // the one the pass after the sample's diagnosis makes with the exact rows.
+        SampleCase{"positions_shifted_f32", kDefaultBase, 1, 0, -1, -1, 1, "positions-minus-one", true},
+        SampleCase{"wrong_base_f32", 500000, 0, 0, -1, -1, 1, "base-other", true},
         // Half the heads fail at every index, position 0's too: the failing indices' sample is not the predicted
         // one and is diagnosed again; no variant matches it, and none is offered as the closest (positions shifted
         // by +1 explain half of the dump without being the whole cause): where the dump departs instead.
