@@ -335,14 +335,24 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
     const void* y = element_at(view.after, view.type, v);
     double* q = &w.q[static_cast<std::size_t>(g) * dd];
     bool screened = false;
-    if (partner && norms && norms->passed && t.counting && !partner->t.counting) {
-      // the counting path below, the partner's verdict in the same loop
-      int fails = 0;
-      bool passes2 = false;
-      const int both = count_screen_norms_verdict(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, partner->u.a, partner->tb.cs,
-                                                  partner->tb.sn, partner->tb.kt2, x, y, q, w.cq.data(), sums, sums + h,
-                                                  &fails, &passes2);
-      partner_step(g, x, y, &passes2);
+    if (norms && norms->passed && t.counting) {
+      // A failing dump's vectors after the thread's first failure: (C1) counted from the screen's q where every
+      // element's verdict is certain from it, and (N1) summed, in one loop over the vector as stored
+      // (count_screen_norms, with a partner's verdict in it while the partner passes); its q then stands for its
+      // ratios as a screened vector's does (the maxima below). The exact path for a vector with an element near its
+      // tolerance.
+      int fails = 0, both = 0;
+      if (partner && !partner->t.counting) {
+        bool passes2 = false;
+        both = count_screen_norms_verdict(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, partner->u.a, partner->tb.cs,
+                                          partner->tb.sn, partner->tb.kt2, x, y, q, w.cq.data(), sums, sums + h, &fails,
+                                          &passes2);
+        partner_step(g, x, y, &passes2);
+      } else {
+        if (partner) partner_step(g, x, y, nullptr);
+        both =
+            count_screen_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(), sums, sums + h, &fails);
+      }
       norms->passed = (both & 2) != 0;
       if ((both & 1) != 0) {
         counted(g, fails);
@@ -352,22 +362,6 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       continue;
     }
     if (partner) partner_step(g, x, y, nullptr);
-    if (norms && norms->passed && t.counting) {
-      // A failing dump's vectors after the thread's first failure: (C1) counted from the screen's q where every
-      // element's verdict is certain from it, and (N1) summed, in one loop over the vector as stored
-      // (count_screen_norms); its q then stands for its ratios as a screened vector's does (the maxima below). The
-      // exact path for a vector with an element near its tolerance.
-      int fails = 0;
-      const int both =
-          count_screen_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(), sums, sums + h, &fails);
-      norms->passed = (both & 2) != 0;
-      if ((both & 1) != 0) {
-        counted(g, fails);
-      } else {
-        checked_exactly(g);
-      }
-      continue;
-    }
     if (norms && norms->passed) {  // both screens in one loop; (N1) alone where (C1) counts failures
       const int both = t.counting ? 0
                                   : screen_vector_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(),
