@@ -278,6 +278,81 @@ TEST(CheckScreenVerdictPartner, AnElementFailingByAHairIsCounted) {
   EXPECT_EQ(all[2].group_failing, want.group_failing);
 }
 
+/// Two expectations, each with its pair norms and a variant compared for its counts alone in its loop: each variant's
+/// rows turned from its own row before, never from the other's. The second variant (every frequency doubled) at index
+/// 0 would turn from the first's row at index 127 (the end of the block): R(127·θ)·R(−127·2θ) = R(−127·θ), so the
+/// dump's index 0 is turned by −127·θ, which that row would pass and the variant's own row (no turn) fails.
+TEST(CheckScreenVerdictPartner, EachVariantTurnsItsOwnRows) {
+  FusedNormsDumps f = fused_norms_dumps(FusedNormsCase{"half_passes", true, 0, 1, false});
+  const DumpVectors back = as_f32_dump(test::rotate_dump(f.x, true, 32, kDefaultBase, 1.0, -127));
+  for (long g = 0; g < f.x.groups(); ++g) {
+    for (int ch = 0; ch < 32; ++ch) {
+      const auto at = static_cast<std::size_t>(g * 32 + ch);  // index 0
+      f.y.values[at] = back.values[at];
+    }
+  }
+  Variant doubled = f.expected;
+  doubled.spec.set_theta(f.expected.spec.theta() * 2);
+  const MemorySource source(f.x, f.y);
+  ComparePass pass;
+  pass.norms_as_previous = true;
+  pass.counts_from = 4;
+  const std::vector<DumpComparison> all =
+      source.compare(0, f.positions, {f.expected, f.norms, f.expected, f.norms, f.expected, doubled}, pass);
+  ASSERT_EQ(all.size(), 6u);
+  for (const std::size_t k : {4u, 5u}) {
+    const DumpComparison want = source.compare(0, f.positions, {k == 4 ? f.expected : doubled}).front();
+    EXPECT_EQ(all[k].failing, want.failing) << "variant " << k;
+    EXPECT_EQ(all[k].total, want.total) << "variant " << k;
+    EXPECT_EQ(all[k].group_failing, want.group_failing) << "variant " << k;
+  }
+}
+
+/// The variant compared for its counts alone beside an expectation whose screen does not apply (its heads crossed) is
+/// compared by its own compare_position, from its exact rows: an element made to fail by the least position beyond its
+/// tolerance (pair 15 alone, the one of the smallest frequency, so that one position's step moves its Δ by far less
+/// than a rounding of cos and sin) is counted at every index it is put at, as its own comparison counts it.
+TEST(CheckScreenVerdictPartner, BesideAnExpectationNotScreenedItCountsFromExactRows) {
+  const DumpVectors x0 = as_f32_dump(test::random_dump(64, 2, 32, 23));
+  Variant truth;
+  truth.spec = test::expect_half(32, 32, kDefaultBase, 1.0);
+  Variant crossed = truth, norms = truth;
+  crossed.group_offset = 1;
+  norms.group_offset = 1;
+  norms.norms = true;
+  for (long at = 5; at < 64; at += 4) {
+    DumpVectors x = x0;
+    for (long g = 0; g < 2; ++g) {
+      for (int ch = 0; ch < 32; ++ch) {
+        if (g != 0 || (ch != 15 && ch != 31)) x.values[static_cast<std::size_t>((at * 2 + g) * 32 + ch)] = 0;
+      }
+    }
+    const DumpVectors y = as_f32_dump(test::rotate_dump(x, true, 32, kDefaultBase));
+    const MemorySource source(x, y);
+    std::vector<AxisPosition> positions;
+    for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s)));
+    const auto failing_at = [&](double m) {
+      positions[static_cast<std::size_t>(at)] = AxisPosition::single(m);
+      return source.compare(0, positions, {truth}).front().failing;
+    };
+    double lo = static_cast<double>(at), hi = lo + 0.1;
+    ASSERT_EQ(failing_at(lo), 0);
+    ASSERT_GT(failing_at(hi), 0);
+    while (std::nextafter(lo, hi) < hi) {
+      const double mid = lo + (hi - lo) / 2;
+      (failing_at(mid) > 0 ? hi : lo) = mid;
+    }
+    const long want = failing_at(hi);
+    ASSERT_GT(want, 0);
+    ComparePass pass;
+    pass.norms_as_previous = true;
+    pass.counts_from = 2;
+    const std::vector<DumpComparison> all = source.compare(0, positions, {crossed, norms, truth}, pass);
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[2].failing, want) << "at index " << at << ", position " << hi;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
                          ::testing::Values(FusedNormsCase{"half_passes", true, 0, 1, false},
                                            FusedNormsCase{"interleaved_passes", false, 0, 1, false},
