@@ -265,7 +265,8 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   const auto exact_vector = [&](long g) { exact_vector_of(u, tb, t, pmax, g); };
   if (!screen) {
     for (long g = 0; g < groups; ++g) exact_vector(g);
-    if (partner) {  // compared alone after this variant, as without a partner
+    if (partner) {  // compared alone after this variant, as without a partner: from its exact rows
+      if (!partner->exact) partner->exact_rows(), partner->exact = true;
       partner->pmax = compare_position(partner->u, shape, partner->tb, view, s, s0, partner->t, w, nullptr, true);
     }
     return pmax;
@@ -596,7 +597,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     try {
       BlockBuffers buffers;
       PositionScratch scratch;
-      RotatedRows rows;  // a verdict partner's
+      std::vector<RotatedRows> rows(nv);  // each verdict partner's own: a row turns only from its variant's
       std::vector<Tally> tally(nv);
       std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
       for (std::size_t k = 0; k < nv; ++k) {
@@ -610,7 +611,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         const auto [s0, s1] = spans[static_cast<std::size_t>(blk)];
         BlockView view;
         fetch(s0, s1, buffers, view);
-        rows.forget();  // a block's first row is exact
+        for (RotatedRows& r : rows) r.forget();  // a block's first row is exact
         for (std::size_t k = 0; k < nv; ++k) {
           if (fused[k] || partnered[k]) continue;  // compared in the loop of an earlier variant, below
           const Setup& u = setups[k];
@@ -668,12 +669,13 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
               double& sc2 = scale[k2][static_cast<std::size_t>(s - s0)];
               const AxisPosition p2 = variant_position(*u2.variant, positions, s);
               double *c2 = &cs[k2][o], *s2 = &sn[k2][o], *t2 = &term[k2][o];
-              const auto exact_rows = [&rows, &u2, p2, c2, s2, t2, &sc2, rotate = turnable[k2] != 0] {
+              RotatedRows& turner = rows[k2];
+              const auto exact_rows = [&turner, &u2, p2, c2, s2, t2, &sc2, rotate = turnable[k2] != 0] {
                 position_table(u2, p2, c2, s2, t2, &sc2);
-                if (rotate) rows.hold(u2, p2, c2, s2, sc2);
+                if (rotate) turner.hold(u2, p2, c2, s2, sc2);
               };
               // turned from the row before while it verdicts alone (a failing partner counts from exact rows)
-              const bool turned = turnable[k2] && !tally[k2].counting && rows.turn(u2, p2, c2, s2, t2, &sc2);
+              const bool turned = turnable[k2] && !tally[k2].counting && turner.turn(u2, p2, c2, s2, t2, &sc2);
               if (!turned) exact_rows();
               tables2.emplace(Tables{c2, s2, t2, &kt2[k2][o], sc2});
               if (screen_tables(u2, *tables2)) {
