@@ -122,7 +122,9 @@ struct VerdictPartner {
 /// between them, where a verdict from them is provably the exact table's. The row held is within `err_` of the true
 /// cos(m·θ_i), sin(m·θ_i) in the 2-norm of the pair's error (the exact row: libm's values of the rounded angle, each
 /// within 2^−52·(1 + |m·θ_i|); each turn multiplies it by at most 1 + the rotation's own error and adds that error and
-/// three roundings); the exact table is within 2^−52·(1 + |m·θ_i|) of the same in each of cos and sin. An error η in
+/// three roundings; the step δ = m − m′ is taken where m′ + δ rounds to m, and its own rounding, below 2^−53·|m|,
+/// arises only where |δ| is of the order of |m| and lies inside a turn's 2^−50·|δ|·max θ); the exact table is within
+/// 2^−52·(1 + |m·θ_i|) of the same in each of cos and sin. An error η in
 /// cos or sin moves an element's Δ by at most a·√2·‖x‖·η, and the verdict's "passes" (Δ² < (1 − 2^−10)·‖x‖²·(κ·a·T_i)²)
 /// leaves 2^−11 of the tolerance κ·a·‖x‖·T_i: with η ≤ 2^−13·κ·T_i the element passes with the exact table too (a
 /// float64 dump's T_i is too small: its rows are exact). Rows are turned only where the position has one component, no
@@ -159,7 +161,7 @@ class RotatedRows {
     for (std::size_t i = 0; i < h; ++i) {
       const auto j = static_cast<int>(i);
       term[i] = pair_term(u, angle_bound(u, j, m), 0, 1.0);
-      const double eta = err + 0x1p-52 * (1 + std::abs(m) * spec.theta()[j]);
+      const double eta = err + 0x1p-52 * (1 + std::abs(m * spec.theta()[j]));
       if (!(eta <= 0x1p-13 * kToleranceSafety * term[i])) return false;
     }
     for (std::size_t i = 0; i < h; ++i) {
