@@ -101,23 +101,6 @@ bool screen_tables(const Setup& u, const Tables& tb) {
   return screen;
 }
 
-/// A variant compared for its counts alone (ComparePass::counts_from) in the loop of an earlier one that turns the
-/// same pairs (compare_position): each vector's elements loaded once for both where the earlier one counts its
-/// failures with (N1) (count_screen_norms_verdict), and otherwise compared as compare_position compares it alone,
-/// vector after vector, so that its tally and its position maximum `pmax` are the ones it would have alone.
-///
-/// Its cos and sin may be turned from the row before (RotatedRows, `exact` false): within a bound that keeps every
-/// verdict of "passes" the exact table's, so that they serve the verdict alone; `exact_rows()` writes the exact row
-/// (position_table) over them before anything else reads them (its angle terms, and so kt2, are the same).
-struct VerdictPartner {
-  const Setup& u;
-  const Tables& tb;  ///< its tables at this position; screen_tables true
-  Tally& t;
-  double pmax = 0;
-  bool exact = true;
-  std::function<void()> exact_rows;
-};
-
 /// A verdict partner's cos and sin at index s turned from its row at the index before by the step of positions
 /// between them, where a verdict from them is provably the exact table's. The row held is within `err_` of the true
 /// cos(m·θ_i), sin(m·θ_i) in the 2-norm of the pair's error (the exact row: libm's values of the rounded angle, each
@@ -199,6 +182,36 @@ class RotatedRows {
   std::vector<double> c_, s_, rc_, rs_;
 };
 
+/// The exact row of variant u at position p (position_table), held by `rows` for the next turn where given.
+void exact_row(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale,
+               RotatedRows* rows) {
+  position_table(u, p, cs, sn, term, scale);
+  if (rows) rows->hold(u, p, cs, sn, *scale);
+}
+
+/// A variant compared for its counts alone (ComparePass::counts_from) in the loop of an earlier one that turns the
+/// same pairs (compare_position): each vector's elements loaded once for both where the earlier one counts its
+/// failures with (N1) (count_screen_norms_verdict), and otherwise compared as compare_position compares it alone,
+/// vector after vector, so that its tally and its position maximum `pmax` are the ones it would have alone.
+///
+/// Its cos and sin may be turned from the row before (RotatedRows, `exact` false): within a bound that keeps every
+/// verdict of "passes" the exact table's, so that they serve the verdict alone; use_exact_rows() writes the exact row
+/// (position_table) over them before anything else reads them (its angle terms, and so kt2, are the same).
+struct VerdictPartner {
+  const Setup& u;
+  const Tables& tb;  ///< its tables at this position; screen_tables true
+  Tally& t;
+  AxisPosition p;                  ///< its position at this index
+  double *cs, *sn, *term, *scale;  ///< where tb's rows are written
+  RotatedRows* rows;               ///< its turned rows, to hold the exact row; none where its rows are not turned
+  bool exact;
+  double pmax = 0;
+
+  void use_exact_rows() {
+    if (!exact) exact_row(u, p, cs, sn, term, scale, rows), exact = true;
+  }
+};
+
 /// The screen of Variant::norms (N1) at one position: `q` = a·‖(cos, sin)‖ of each pair (a query's scaling
 /// included), and, where it applies, the bounds of ‖y‖² in squares with w2 = q². The pairs' norms are compared within
 /// (N1)'s relative bound less δ = max(2^−10 of it, 2^−40), far above the roundings of the squares and of the exact
@@ -268,7 +281,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   if (!screen) {
     for (long g = 0; g < groups; ++g) exact_vector(g);
     if (partner) {  // compared alone after this variant, as without a partner: from its exact rows
-      if (!partner->exact) partner->exact_rows(), partner->exact = true;
+      partner->use_exact_rows();
       partner->pmax = compare_position(partner->u, shape, partner->tb, view, s, s0, partner->t, w, nullptr, true);
     }
     return pmax;
@@ -308,7 +321,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   const auto partner_step = [&](long g, const void* x, const void* y, const bool* verdict) {
     VerdictPartner& p = *partner;
     const auto exactly = [&] {
-      if (!p.exact) p.exact_rows(), p.exact = true;
+      p.use_exact_rows();
       const long failing = p.t.failing;
       exact_vector_of(p.u, p.tb, p.t, p.pmax, g);
       p.t.counting = p.t.first_seq >= 0 && p.t.failing > failing;
@@ -322,7 +335,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
       return;
     }
     int fails = 0;
-    if (!p.exact) p.exact_rows(), p.exact = true;
+    p.use_exact_rows();
     if (count_screen_vector(sp2, p.tb.cs, p.tb.sn, p.tb.kt2, x, y, w.partner_q.data(), w.partner_cq.data(), &fails)) {
       p.t.failing += fails;
       p.t.group_failing[static_cast<std::size_t>(g)] += fails;
@@ -671,19 +684,15 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
               double& sc2 = scale[k2][static_cast<std::size_t>(s - s0)];
               const AxisPosition p2 = variant_position(*u2.variant, positions, s);
               double *c2 = &cs[k2][o], *s2 = &sn[k2][o], *t2 = &term[k2][o];
-              RotatedRows& turner = rows[k2];
-              const auto exact_rows = [&turner, &u2, p2, c2, s2, t2, &sc2, rotate = turnable[k2] != 0] {
-                position_table(u2, p2, c2, s2, t2, &sc2);
-                if (rotate) turner.hold(u2, p2, c2, s2, sc2);
-              };
+              RotatedRows* turner = turnable[k2] ? &rows[k2] : nullptr;
               // turned from the row before while it verdicts alone (a failing partner counts from exact rows)
-              const bool turned = turnable[k2] && !tally[k2].counting && turner.turn(u2, p2, c2, s2, t2, &sc2);
-              if (!turned) exact_rows();
+              const bool turned = turner && !tally[k2].counting && turner->turn(u2, p2, c2, s2, t2, &sc2);
+              if (!turned) exact_row(u2, p2, c2, s2, t2, &sc2, turner);
               tables2.emplace(Tables{c2, s2, t2, &kt2[k2][o], sc2});
               if (screen_tables(u2, *tables2)) {
-                partner.emplace(VerdictPartner{u2, *tables2, tally[k2], 0, !turned, exact_rows});
+                partner.emplace(VerdictPartner{u2, *tables2, tally[k2], p2, c2, s2, t2, &sc2, turner, !turned});
               } else {
-                if (turned) exact_rows();
+                if (turned) exact_row(u2, p2, c2, s2, t2, &sc2, turner);
                 const double pmax2 =
                     compare_position(u2, shape, *tables2, view, s, s0, tally[k2], scratch, nullptr, true);
                 out[k2].position_ratio[static_cast<Eigen::Index>(s)] = pmax2;
